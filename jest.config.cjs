@@ -20,6 +20,9 @@ module.exports = {
       transformIgnorePatterns: ['/node_modules/(?!(jotai)/)'],
       moduleNameMapper: {
         '\\.(css|less)$': '<rootDir>/jest/style-stub.cjs',
+        // @ant-design/icons' CommonJS build requires an ES-module file of @ant-design/colors;
+        // its CommonJS twin holds the same code.
+        '^@ant-design/colors/es/(.*)$': '@ant-design/colors/lib/$1',
         '\\.(svg|png|jpg|gif)$': '<rootDir>/jest/file-stub.cjs',
         ...Object.fromEntries(remotes.map((r) => [`^${r}/(.*)$`, `<rootDir>/remote-${r}/src/$1`])),
       },

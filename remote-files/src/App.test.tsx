@@ -1,0 +1,74 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { renderWithProviders } from '@app/shared/test';
+import App from './App';
+import meta from './meta';
+
+function Where() {
+  return <output data-testid="where">{useLocation().pathname}</output>;
+}
+
+const renderAt = (route: string) =>
+  renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/file/*" element={<App section="file" />} />
+        <Route path="/setting/*" element={<App section="setting" />} />
+      </Routes>
+      <Where />
+    </>,
+    { route, session: true },
+  );
+
+describe('files meta', () => {
+  it('lists the file pages with their paths and feature gates', () => {
+    expect(meta.name).toBe('files');
+    expect(meta.menu.map((m) => [m.title, m.path, m.feature])).toEqual([
+      ['个人文件', '/file/personal', 'personalSpace'],
+      ['企业文件', '/file/public', 'publicSpace'],
+      ['我的收藏', '/file/favorite', undefined],
+      ['标签', '/file/tag', undefined],
+      ['回收站', '/file/recycle', undefined],
+      ['高级搜索', '/file/advancedSearch', undefined],
+    ]);
+    expect(new Set(meta.menu.map((m) => m.key)).size).toBe(meta.menu.length);
+  });
+});
+
+describe('files pages not yet available', () => {
+  it.each([
+    ['/file/favorite', '我的收藏'],
+    ['/file/tag', '标签'],
+    ['/file/recycle', '回收站'],
+    ['/file/advancedSearch', '高级搜索'],
+  ])('%s shows %s with an honest empty state', async (route, title) => {
+    renderAt(route);
+    expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+    expect(screen.getByText('暂无数据', { ignore: 'script, style, title' })).toBeInTheDocument();
+    expect(screen.getByText(/该功能尚未开放/)).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('/file goes to personal files and an unknown page says 页面不存在', async () => {
+    renderAt('/file/nothing-here');
+    expect(await screen.findByText('页面不存在')).toBeInTheDocument();
+  });
+});
+
+describe('settings section', () => {
+  it('/setting goes to 标签管理, which is not yet available', async () => {
+    renderAt('/setting');
+    expect(await screen.findByRole('heading', { name: '标签管理' })).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/setting/tag');
+    expect(screen.getByText(/该功能尚未开放/)).toBeInTheDocument();
+  });
+
+  it('关于 names the product and its version, reached through the tabs', async () => {
+    renderAt('/setting/tag');
+    fireEvent.click(await screen.findByRole('tab', { name: '关于' }));
+    expect(await screen.findByRole('heading', { name: '关于' })).toBeInTheDocument();
+    expect(screen.getByText('云文档')).toBeInTheDocument();
+    expect(screen.getByText('1.1.0')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/setting/about');
+  });
+});

@@ -1,0 +1,189 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { api, ApiError } from '@app/shared';
+import { renderWithProviders, type TestSession } from '@app/shared/test';
+import App from '../App';
+import { docsFolder, item, page, personalRoot, plan, publicRoot, report } from '../__tests__/fixtures';
+
+function Where() {
+  const { pathname } = useLocation();
+  return <output data-testid="where">{pathname}</output>;
+}
+
+function renderFiles(route: string, session: TestSession | true = true) {
+  return renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/file/*" element={<App section="file" />} />
+      </Routes>
+      <Where />
+    </>,
+    { route, session },
+  );
+}
+
+const rows = () => screen.getAllByRole('row').slice(1); // without the header row
+
+let rootFolders: jest.SpyInstance;
+let getItems: jest.SpyInstance;
+
+beforeEach(() => {
+  rootFolders = jest.spyOn(api, 'getRootFolders').mockImplementation(async (space) => [space === 'Personal' ? personalRoot : publicRoot]);
+  getItems = jest.spyOn(api, 'getItems');
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('个人文件', () => {
+  it('shows the items of the root folder with name, size, date and owner', async () => {
+    getItems.mockResolvedValue(page(personalRoot, [docsFolder, report]));
+    renderFiles('/file/personal');
+
+    expect(await screen.findByText('季度报告.docx')).toBeInTheDocument();
+    expect(rootFolders).toHaveBeenCalledWith('Personal');
+    expect(getItems).toHaveBeenCalledWith('10', { page: 1, pageSize: 100 });
+    expect(screen.getByRole('heading', { name: '个人文件' })).toBeInTheDocument();
+
+    const [folderRow, fileRow] = rows();
+    expect(within(folderRow).getByText('项目文档')).toBeInTheDocument();
+    expect(within(folderRow).getByText('-')).toBeInTheDocument(); // a folder has no size
+    expect(within(folderRow).getByText('2026-02-14 18:05')).toBeInTheDocument();
+    expect(within(fileRow).getByText('1.5 KB')).toBeInTheDocument();
+    expect(within(fileRow).getByText('2026-03-01 09:30')).toBeInTheDocument();
+    expect(within(fileRow).getByText('李四')).toBeInTheDocument();
+    expect(fileRow.querySelector('[data-file-type="document"]')).not.toBeNull();
+    expect(folderRow.querySelector('[data-file-type="folder"]')).not.toBeNull();
+  });
+
+  it('opens a folder: loads its items, puts its id path in the URL and updates the breadcrumb', async () => {
+    getItems.mockImplementation(async (id: string) => (id === '11' ? page(docsFolder, [plan]) : page(personalRoot, [docsFolder, report])));
+    renderFiles('/file/personal');
+
+    fireEvent.click(await screen.findByText('项目文档'));
+
+    expect(await screen.findByText('计划.xlsx')).toBeInTheDocument();
+    expect(getItems).toHaveBeenLastCalledWith('11', { page: 1, pageSize: 100 });
+    expect(screen.getByTestId('where')).toHaveTextContent('/file/personal/2/10/11');
+    expect(screen.queryByText('季度报告.docx')).not.toBeInTheDocument();
+    const crumbs = screen.getByRole('navigation', { name: '当前位置' });
+    expect(within(crumbs).getByRole('link', { name: '个人文件' })).toBeInTheDocument();
+    expect(within(crumbs).getByText('项目文档')).toHaveAttribute('aria-current', 'page');
+
+    // back to the root through the breadcrumb
+    fireEvent.click(within(crumbs).getByRole('link', { name: '个人文件' }));
+    expect(await screen.findByText('季度报告.docx')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/personal$/);
+  });
+
+  it('loads the folder named by the last segment of a deep link', async () => {
+    getItems.mockResolvedValue(page(docsFolder, [plan]));
+    renderFiles('/file/personal/2/10/11');
+    expect(await screen.findByText('计划.xlsx')).toBeInTheDocument();
+    expect(getItems).toHaveBeenCalledWith('11', { page: 1, pageSize: 100 });
+    expect(getItems).not.toHaveBeenCalledWith('10', expect.anything());
+  });
+
+  it('shows 暂无数据 for an empty folder', async () => {
+    getItems.mockResolvedValue(page(personalRoot, []));
+    renderFiles('/file/personal');
+    expect(await screen.findByText('暂无数据', { ignore: 'script, style, title' })).toBeInTheDocument();
+    expect(rows().some((r) => r.textContent?.includes('.docx'))).toBe(false);
+  });
+
+  it('requests page 2 from the server', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => item({ id: `f${i}`, name: `文件${i}.txt`, extension: 'txt', size: 10 }));
+    getItems.mockImplementation(async (_id: string, q: { page: number }) =>
+      q.page === 2 ? page(personalRoot, [item({ id: 'last', name: '第二页的文件.txt' })], 101) : page(personalRoot, many, 101),
+    );
+    renderFiles('/file/personal');
+    await screen.findByText('文件0.txt');
+    expect(screen.getByText('共 101 项')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByTitle('2'));
+
+    expect(await screen.findByText('第二页的文件.txt')).toBeInTheDocument();
+    expect(getItems).toHaveBeenLastCalledWith('10', { page: 2, pageSize: 100 });
+  });
+
+  it('sorts on the server: sends sortField and sortOrder', async () => {
+    getItems.mockResolvedValue(page(personalRoot, [docsFolder, report]));
+    renderFiles('/file/personal');
+    await screen.findByText('季度报告.docx');
+
+    fireEvent.click(screen.getByText('大小'));
+    await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, sortField: 'size', sortOrder: 'asc' }));
+
+    fireEvent.click(screen.getByText('大小'));
+    await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, sortField: 'size', sortOrder: 'desc' }));
+  });
+
+  it('filters by keyword on the server', async () => {
+    getItems.mockResolvedValue(page(personalRoot, [report]));
+    renderFiles('/file/personal');
+    await screen.findByText('季度报告.docx');
+
+    const search = screen.getByPlaceholderText('搜索当前文件夹');
+    fireEvent.change(search, { target: { value: ' 报告 ' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+
+    await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, keyword: '报告' }));
+  });
+
+  it('shows the error and 重试 loads again', async () => {
+    getItems.mockRejectedValueOnce(new ApiError('服务器开小差了', 500)).mockResolvedValue(page(personalRoot, [report]));
+    renderFiles('/file/personal');
+
+    expect(await screen.findByText('服务器开小差了')).toBeInTheDocument();
+    expect(screen.queryByText('季度报告.docx')).not.toBeInTheDocument();
+    expect(getItems).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+
+    expect(await screen.findByText('季度报告.docx')).toBeInTheDocument();
+    expect(getItems).toHaveBeenCalledTimes(2);
+  });
+
+  it('retries the root folder too when that failed', async () => {
+    rootFolders.mockRejectedValueOnce(new ApiError('接口请求超时，请刷新页面重试', 0));
+    getItems.mockResolvedValue(page(personalRoot, [report]));
+    renderFiles('/file/personal');
+
+    expect(await screen.findByText('接口请求超时，请刷新页面重试')).toBeInTheDocument();
+    expect(getItems).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
+    expect(await screen.findByText('季度报告.docx')).toBeInTheDocument();
+    expect(rootFolders).toHaveBeenCalledTimes(2);
+  });
+
+  it('takes the space titles from EnvironmentConfig', async () => {
+    getItems.mockResolvedValue(page(personalRoot, []));
+    renderFiles('/file/personal', { envConfig: { personalFolderName: '我的网盘', publicFolderName: '公司资料' } });
+    expect(await screen.findByRole('heading', { name: '我的网盘' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: '个人文件' })).not.toBeInTheDocument();
+  });
+});
+
+describe('企业文件', () => {
+  it('loads the enterprise root folder under its configured title', async () => {
+    getItems.mockResolvedValue(page(publicRoot, [item({ id: '21', name: '制度汇编.pdf', extension: 'pdf', idPath: '1/20/21', spaceType: 1 })]));
+    renderFiles('/file/public', { envConfig: { personalFolderName: '我的网盘', publicFolderName: '公司资料' } });
+    expect(await screen.findByText('制度汇编.pdf')).toBeInTheDocument();
+    expect(rootFolders).toHaveBeenCalledWith('Public');
+    expect(getItems).toHaveBeenCalledWith('20', { page: 1, pageSize: 100 });
+    expect(screen.getByRole('heading', { name: '公司资料' })).toBeInTheDocument();
+  });
+
+  it('warns and loads nothing when the roles lack publicSpace', async () => {
+    renderFiles('/file/public', { roles: { personalSpace: true, publicSpace: false } });
+    expect(await screen.findByText('当前功能策略无法访问企业文件')).toBeInTheDocument();
+    await act(async () => {});
+    expect(rootFolders).not.toHaveBeenCalled();
+    expect(getItems).not.toHaveBeenCalled();
+  });
+
+  it('warns when the roles lack personalSpace', async () => {
+    renderFiles('/file/personal', { roles: { personalSpace: false, publicSpace: true } });
+    expect(await screen.findByText('当前功能策略无法访问个人文件')).toBeInTheDocument();
+    expect(rootFolders).not.toHaveBeenCalled();
+  });
+});

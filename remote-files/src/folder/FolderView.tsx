@@ -1,0 +1,217 @@
+import { useEffect, useRef, useState } from 'react';
+import { Breadcrumb, Button, Input, Table, Typography } from 'antd';
+import type { TableColumnsType, TablePaginationConfig } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { ReloadOutlined } from '@ant-design/icons';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { api, formatBytes, formatDateTime, Messages } from '@app/shared';
+import type { FolderItems, Item, ItemsQuery } from '@app/shared';
+import { FileIcon, LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
+import { crumbsOf, routeSegments } from './paths';
+
+export type Space = 'Personal' | 'Public';
+
+/** One page of a folder: the spec's client renders at most 100 rows at a time here. */
+export const PAGE_SIZE = 100;
+
+type SortField = 'name' | 'size' | 'updatedAt';
+
+interface QueryState {
+  /** the folder the query belongs to: a new folder starts from page 1, unsorted */
+  folderKey: string;
+  page: number;
+  sortField?: SortField;
+  sortOrder?: 'asc' | 'desc';
+  keyword: string;
+}
+
+/** `key`: the folder (path segment, '' for the root) that `data` was loaded for. */
+interface LoadState {
+  status: 'loading' | 'ready' | 'error';
+  key?: string;
+  data?: FolderItems;
+  message?: string;
+}
+
+const errorMessage = (e: unknown) => (e instanceof Error && e.message ? e.message : Messages.requestError);
+
+/**
+ * The folder view of personal or enterprise files: the folder whose id is the last segment
+ * of the path after the space's base path, or the space's root folder.
+ */
+export function FolderView({ space, title }: { space: Space; title: string }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const splat = useParams()['*'] ?? '';
+  const segments = splat.split('/').filter(Boolean);
+  // the space's own path (/file/personal), whatever the route that mounts this view
+  const basePath = pathname.slice(0, pathname.length - splat.length).replace(/\/+$/, '');
+  const folderKey = segments[segments.length - 1] ?? '';
+
+  const [query, setQuery] = useState<QueryState>({ folderKey, page: 1, keyword: '' });
+  const q: QueryState = query.folderKey === folderKey ? query : { folderKey, page: 1, keyword: '' };
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const root = useRef<{ space: Space; item: Item } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, status: 'loading', message: undefined }));
+    (async () => {
+      if (root.current?.space !== space) {
+        const roots = await api.getRootFolders(space);
+        if (!roots.length) throw new Error('未找到根文件夹');
+        root.current = { space, item: roots[0] };
+      }
+      const parentId = folderKey || root.current.item.id;
+      const params: ItemsQuery = { page: q.page, pageSize: PAGE_SIZE };
+      if (q.sortField && q.sortOrder) Object.assign(params, { sortField: q.sortField, sortOrder: q.sortOrder });
+      if (q.keyword) params.keyword = q.keyword;
+      const data = await api.getItems(parentId, params);
+      if (live) setState({ status: 'ready', key: folderKey, data });
+    })().catch((e: unknown) => {
+      if (live) setState((s) => ({ ...s, status: 'error', message: errorMessage(e) }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [space, folderKey, q.page, q.sortField, q.sortOrder, q.keyword, attempt]);
+
+  // rows of an earlier folder are not shown while another one loads
+  const shown = state.key === folderKey ? state.data : undefined;
+  const rows = shown?.items.data ?? [];
+  const pathTo = (segs: string[]) => (segs.length ? `${basePath}/${segs.join('/')}` : basePath);
+  const open = (item: Item) => navigate(pathTo(routeSegments(item)));
+
+  const sortOrderOf = (field: SortField) =>
+    q.sortField === field ? (q.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
+
+  const columns: TableColumnsType<Item> = [
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: '名称',
+      sorter: true,
+      sortOrder: sortOrderOf('name'),
+      ellipsis: true,
+      render: (_: unknown, item) => {
+        const isFolder = item.type === 'folder';
+        return (
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+            <FileIcon folder={isFolder} extension={item.extension} name={item.name} size={24} />
+            {isFolder ? (
+              <Typography.Link onClick={() => open(item)}>{item.name}</Typography.Link>
+            ) : (
+              <span>{item.name}</span>
+            )}
+          </span>
+        );
+      },
+    },
+    {
+      key: 'size',
+      dataIndex: 'size',
+      title: '大小',
+      width: 120,
+      sorter: true,
+      sortOrder: sortOrderOf('size'),
+      render: (_: unknown, item) => (item.type === 'folder' ? '-' : formatBytes(item.size)),
+    },
+    {
+      key: 'updatedAt',
+      dataIndex: 'updatedAt',
+      title: '修改时间',
+      width: 180,
+      sorter: true,
+      sortOrder: sortOrderOf('updatedAt'),
+      render: (value: string) => formatDateTime(value),
+    },
+    { key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 160, ellipsis: true },
+  ];
+
+  const onTableChange = (
+    pagination: TablePaginationConfig,
+    _filters: unknown,
+    sorter: SorterResult<Item> | SorterResult<Item>[],
+    extra: { action: string },
+  ) => {
+    if (extra.action === 'sort') {
+      const s = Array.isArray(sorter) ? sorter[0] : sorter;
+      const field = (s?.order ? (s.columnKey ?? s.field) : undefined) as SortField | undefined;
+      setQuery({
+        ...q,
+        page: 1,
+        sortField: field,
+        sortOrder: field ? (s.order === 'ascend' ? 'asc' : 'desc') : undefined,
+      });
+    } else if (extra.action === 'paginate') {
+      setQuery({ ...q, page: pagination.current ?? 1 });
+    }
+  };
+
+  const crumbs = shown ? crumbsOf(shown.folder) : [];
+  const toolbar = (
+    <>
+      <Input.Search
+        key={folderKey}
+        allowClear
+        placeholder="搜索当前文件夹"
+        aria-label="搜索当前文件夹"
+        style={{ width: 240 }}
+        onSearch={(value) => setQuery({ ...q, page: 1, keyword: value.trim() })}
+      />
+      <Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
+        刷新
+      </Button>
+    </>
+  );
+
+  return (
+    <RemotePage
+      title={title}
+      extra={toolbar}
+      nav={
+        crumbs.length ? (
+          <Breadcrumb
+            aria-label="当前位置"
+            items={crumbs.map((c, i) => ({
+              key: c.id,
+              title: i === crumbs.length - 1 ? <span aria-current="page">{c.name}</span> : <Link to={pathTo(c.segments)}>{c.name}</Link>,
+            }))}
+          />
+        ) : null
+      }
+    >
+      {state.status === 'error' ? (
+        <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
+      ) : (
+        <Table<Item>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={state.status === 'loading'}
+          onChange={onTableChange}
+          locale={{
+            emptyText:
+              state.status === 'loading' ? (
+                <span />
+              ) : (
+                <SectionEmpty
+                  description={Messages.noData}
+                  note={q.keyword ? `没有名称包含“${q.keyword}”的文件或文件夹` : undefined}
+                />
+              ),
+          }}
+          pagination={{
+            current: q.page,
+            pageSize: PAGE_SIZE,
+            total: shown?.items.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (total) => `共 ${total} 项`,
+          }}
+        />
+      )}
+    </RemotePage>
+  );
+}

@@ -1,0 +1,206 @@
+// Types of the 云文档 HTTP API and of the web runtime wiring. Type-only: the server imports
+// this file with `import type`, so nothing here may exist at run time.
+
+/** Every /api call answers this envelope; `code` 200 means success. */
+export interface ApiEnvelope<T = unknown> {
+  code: number;
+  result: T;
+  message: string | null;
+}
+
+/** The signed-in user (spec section 3), stored at sign-in. */
+export interface UserInfo {
+  userId: string;
+  userName: string;
+  nickName: string;
+  avatar: string;
+  deptName: string;
+  token: string;
+  isTagAdmin: boolean;
+  isDocAdmin: boolean;
+  isLdapUser: boolean;
+  allowBackendLogin: boolean;
+  allowRepositoryLogin: boolean;
+  isFlowAdmin: boolean;
+}
+
+/** POST /api/login body. */
+export interface LoginBody {
+  userName: string;
+  password: string;
+  mode: 'password';
+}
+
+/**
+ * POST /api/login result. On a plain success every user-info field is present and the
+ * flags are false; when a second step is required the matching flag is true, an
+ * `actionToken` is given and there is no `token`.
+ */
+export interface LoginResult extends Partial<UserInfo> {
+  jwtId?: string;
+  showGuide?: boolean;
+  passwordReset: boolean;
+  totpBind: boolean;
+  totpCode: boolean;
+  actionToken?: string;
+  totpUri?: string;
+}
+
+/** Temporary login record read at start-up through the `temporarily-token` key. */
+export interface TemporaryLogin {
+  accessToken: string;
+  accessUserInfo: Partial<UserInfo>;
+}
+
+export interface FeaturePolicy {
+  personalSpace: boolean;
+  publicSpace: boolean;
+  workflow: boolean;
+  ferrySpaces: boolean;
+}
+
+export interface EnvironmentConfig {
+  personalFolderName: string;
+  publicFolderName: string;
+}
+
+export interface PasswordPolicy {
+  minLength: number;
+  requireDigit: boolean;
+  requireLetter: boolean;
+  requireSymbol: boolean;
+}
+
+export interface ClientBranding {
+  systemName_Client: string;
+  favroiteIcon: string;
+  login_Background: string;
+  logo_Dark: string;
+  logo_Dark_Large: string;
+  logo_Light: string;
+}
+
+/** The user's role list: gates personal and enterprise files. */
+export interface Roles {
+  personalSpace: boolean;
+  publicSpace: boolean;
+}
+
+export type MenuName = 'file' | 'workflow' | 'swapSpace' | 'ferry' | 'setting';
+
+export interface MenuEntry {
+  name: MenuName;
+  path: string;
+  title: string;
+  isShow: boolean;
+}
+
+/** GET /api/User/Home */
+export interface HomeInfo {
+  baseHome: string;
+  roles: Roles;
+  menus: MenuEntry[];
+}
+
+export type ItemType = 'folder' | 'file' | 'shortcut';
+/** 1 enterprise space, 2 personal space (first segment of an idPath). */
+export type SpaceType = 1 | 2;
+
+export interface Item {
+  id: string;
+  parentId: string | null;
+  name: string;
+  type: ItemType;
+  extension: string;
+  size: number;
+  idPath: string;
+  namePath: string;
+  spaceType: SpaceType;
+  ownerId: string;
+  ownerName: string;
+  createdAt: string;
+  updatedAt: string;
+  isFavorite: boolean;
+  tags: string[];
+  permissions: string[];
+}
+
+export interface Paged<T> {
+  data: T[];
+  total: number;
+}
+
+/** GET /api/User/Folders/{parentId}/Items */
+export interface FolderItems {
+  folder: Item;
+  items: Paged<Item>;
+}
+
+export interface ItemsQuery {
+  page: number;
+  pageSize: number;
+  sortField?: string;
+  sortOrder?: 'asc' | 'desc';
+  keyword?: string;
+}
+
+/** POST /api/User/Files/CreateFile body. */
+export interface CreateFileBody {
+  parentId: string;
+  name: string;
+  type: 'folder' | 'file';
+}
+
+export type RemoteName = 'files' | 'workflow' | 'swapspace' | 'ferry' | 'share';
+
+/** One remote in runtime-config.json: its federation name and its mf-manifest.json URL. */
+export interface RemoteEntry {
+  name: RemoteName;
+  entry: string;
+}
+
+/** GET /runtime-config.json */
+export interface RuntimeConfig {
+  mode: 'full' | 'simple';
+  appTitle: string;
+  apiUrl: string;
+  apiUrlPrefix: string;
+  fileUrl: string;
+  workflowFileNumber: number;
+  remotes: RemoteEntry[];
+}
+
+/** One side-menu entry that a remote publishes in its `./meta` module. */
+export interface RemoteMenuItem {
+  key: string;
+  path: string;
+  title: string;
+  /** name of an @ant-design/icons icon, e.g. 'FolderOutlined' */
+  icon?: string;
+  /** the entry shows only when this feature-policy flag is on */
+  feature?: keyof FeaturePolicy;
+}
+/** Same as RemoteMenuItem (the name docs/integration.md uses). */
+export type MenuItem = RemoteMenuItem;
+
+/** Default export of a remote's `./meta` module. */
+export interface RemoteMeta {
+  name: RemoteName;
+  title: string;
+  menu: RemoteMenuItem[];
+}
+
+/** GET /api/User/FileTransfer/FileUploadOptions */
+export interface FileUploadOptions {
+  chunkCheck: boolean;
+  chunkCheckAlgorithm: string;
+  chunkSize: number;
+  maxFileCount: number;
+  maxFileSize: number;
+  rapidUpload: boolean;
+}
+
+/** /json/config.json, emitted by the shell build. */
+export interface VersionConfig {
+  VITE_GLOB_APP_VERSION: string;
+}

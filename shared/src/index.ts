@@ -1,0 +1,13 @@
+// @app/shared: the antd-free core of 云文档 shared by the shell and every remote.
+// Nothing here may import antd: the sign-in page loads this module.
+export type * from './api/types';
+export { api, type Api } from './api';
+export * from './http';
+export * from './state';
+export * from './constants';
+export * from './format';
+export { notify, setNotifier, getNotifier, type Notifier } from './notify';
+export { appendErrorLog, getErrorLog, clearErrorLog } from './errorLog';
+export { setNavigate, navigateTo, type NavigateFn } from './navigation';
+export { localStore, sessionStore, createStorage, setCookie, getCookie, removeCookie, type ExpiringStorage } from './storage';
+export * from './routes';

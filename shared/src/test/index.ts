@@ -1,0 +1,3 @@
+
+export { renderWithProviders, signIn, testUser, testHome, testFeaturePolicy } from './render';
+export type { RenderWithProvidersOptions, TestSession } from './render';

@@ -1,0 +1,9 @@
+// Components that more than one remote of 云文档 renders.
+export { FileIcon, type FileIconProps } from './FileIcon';
+export { extensionOf, fileTypeGroup, FILE_TYPE_LABELS, type FileTypeGroup } from './fileType';
+export { RemotePage, type RemotePageProps } from './RemotePage';
+export { RemoteNav, activeNavKey, type NavEntry, type RemoteNavProps } from './RemoteNav';
+export { SectionEmpty, UnavailableSection, UNAVAILABLE_NOTE, type SectionEmptyProps } from './SectionEmpty';
+export { UnavailablePage } from './UnavailablePage';
+export { LoadError, NotFoundSection, PolicyWarning } from './StatusSections';
+export { StandaloneGate, type StandaloneGateProps } from './StandaloneGate';

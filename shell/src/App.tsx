@@ -1,0 +1,68 @@
+// The one router of 云文档. Public routes and the sign-in page stay free of antd; the
+// signed-in app and the public share page are lazy chunks.
+import { lazy, Suspense } from 'react';
+import { Provider as JotaiProvider } from 'jotai';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { appStore, useToken } from '@app/shared';
+import { NavigationBridge, PageFallback, RedirectRoute, ScrollToTop, useHomePath } from './routing/helpers';
+
+const LoginPage = lazy(() => import('./pages/login/LoginPage'));
+const AuthedApp = lazy(() => import('./authed/AuthedApp'));
+const SharePageHost = lazy(() => import('./authed/SharePageHost'));
+const publicPage = (name: keyof typeof import('./pages/public/PublicPages')) =>
+  lazy(() => import('./pages/public/PublicPages').then((m) => ({ default: m[name] })));
+const ServicePage = publicPage('ServicePage');
+const PrivacyPage = publicPage('PrivacyPage');
+const SignUpPage = publicPage('SignUpPage');
+const AuthorizationPage = publicPage('AuthorizationPage');
+const PreviewPage = publicPage('PreviewPage');
+const MobilityPreviewPage = publicPage('MobilityPreviewPage');
+const PreviewVideoPage = publicPage('PreviewVideoPage');
+
+function LoginRoute() {
+  const token = useToken();
+  const home = useHomePath();
+  if (token) return <Navigate to={home ?? '/'} replace />;
+  return <LoginPage />;
+}
+
+function Protected() {
+  const token = useToken();
+  if (!token) return <Navigate to="/login" replace />;
+  return <AuthedApp />;
+}
+
+export function ShellRoutes() {
+  return (
+    <>
+      <NavigationBridge />
+      <ScrollToTop />
+      <Suspense fallback={<PageFallback />}>
+        <Routes>
+          <Route path="/login" element={<LoginRoute />} />
+          <Route path="/s/:shareId" element={<SharePageHost />} />
+          <Route path="/mobilityPreview" element={<MobilityPreviewPage />} />
+          <Route path="/previewVideo" element={<PreviewVideoPage />} />
+          <Route path="/preview/:previewData" element={<PreviewPage />} />
+          <Route path="/authorization" element={<AuthorizationPage />} />
+          <Route path="/signUp" element={<SignUpPage />} />
+          <Route path="/service" element={<ServicePage />} />
+          <Route path="/privacy" element={<PrivacyPage />} />
+          <Route path="/agreement" element={<Navigate to="/service" replace />} />
+          <Route path="/redirect/*" element={<RedirectRoute />} />
+          <Route path="*" element={<Protected />} />
+        </Routes>
+      </Suspense>
+    </>
+  );
+}
+
+export default function App() {
+  return (
+    <JotaiProvider store={appStore}>
+      <BrowserRouter>
+        <ShellRoutes />
+      </BrowserRouter>
+    </JotaiProvider>
+  );
+}

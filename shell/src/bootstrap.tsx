@@ -1,0 +1,60 @@
+// Start-up of the 云文档 shell: loading screen, runtime configuration, session rules, then
+// the app. Only react, the router, jotai and @app/shared (antd-free) load before sign-in.
+import { createRoot, type Root } from 'react-dom/client';
+import { appendErrorLog, startSessionSync } from '@app/shared';
+import App from './App';
+import { REMOTE_ERROR_EVENT, type RemoteErrorDetail } from './federation/events';
+import { installLazyNotifier } from './notifier/lazyNotifier';
+import { ConfigErrorScreen, LoadingScreen } from './pages/LoadingScreen';
+import { hasCachedClientConfig, loadRuntimeConfig } from './startup/runtimeConfig';
+import { startUp } from './startup/startup';
+import { startVersionCheck } from './version/versionCheck';
+
+function captureErrors(): void {
+  window.addEventListener('error', (event) => {
+    const target = event.target as (HTMLElement & { src?: string; href?: string }) | null;
+    if (target && target !== (window as unknown) && (target.src || target.href)) {
+      appendErrorLog({ type: 'resource', message: '资源加载失败', url: target.src || target.href });
+      return;
+    }
+    appendErrorLog({ type: 'script', message: event.message || '脚本错误', url: event.filename });
+  }, true);
+  window.addEventListener('unhandledrejection', (event) => {
+    const reason = event.reason as { message?: string; name?: string } | undefined;
+    if (reason && reason.name === 'ApiError') return; // already logged by the HTTP client
+    appendErrorLog({ type: 'promise', message: reason?.message || String(event.reason) });
+  });
+  window.addEventListener(REMOTE_ERROR_EVENT, (event) => {
+    const { id, lifecycle, message } = (event as CustomEvent<RemoteErrorDetail>).detail;
+    appendErrorLog({ type: 'remote', message, url: id, detail: lifecycle });
+  });
+}
+
+function waitForLoadingScreen(root: Root, immediate: boolean): Promise<void> {
+  return new Promise((resolve) => {
+    root.render(<LoadingScreen immediate={immediate} onComplete={resolve} />);
+  });
+}
+
+async function main(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) return;
+  const root = createRoot(container);
+  captureErrors();
+  installLazyNotifier();
+  const loadingDone = waitForLoadingScreen(root, hasCachedClientConfig());
+
+  const result = await loadRuntimeConfig();
+  if (!result.ok) {
+    root.render(<ConfigErrorScreen errors={result.errors} />);
+    return;
+  }
+  const { replaceWith } = await startUp(result.config, window.location);
+  if (replaceWith) window.history.replaceState(null, '', replaceWith);
+  startSessionSync();
+  await loadingDone;
+  root.render(<App />);
+  startVersionCheck();
+}
+
+void main();

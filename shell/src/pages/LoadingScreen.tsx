@@ -1,0 +1,61 @@
+// The first screen (spec section 2): 加载中 with a bar that gains 1 % every 30 ms, or that
+// completes at once when a client configuration is cached.
+import { useEffect, useState } from 'react';
+import { LOADING_TICK_MS, LOADING_TICK_PERCENT, Messages } from '@app/shared';
+import './public/public.css';
+
+export interface LoadingScreenProps {
+  /** start full (a client configuration is cached) */
+  immediate?: boolean;
+  /** called once the bar reaches 100 */
+  onComplete?: () => void;
+}
+
+export function LoadingScreen({ immediate = false, onComplete }: LoadingScreenProps) {
+  const [percent, setPercent] = useState(immediate ? 100 : 0);
+  useEffect(() => {
+    if (percent >= 100) {
+      onComplete?.();
+      return;
+    }
+    const t = setTimeout(() => setPercent((p) => Math.min(100, p + LOADING_TICK_PERCENT)), LOADING_TICK_MS);
+    return () => clearTimeout(t);
+  }, [percent, onComplete]);
+  return (
+    <div className="yw-screen" role="status" aria-live="polite">
+      <div className="yw-loading">
+        <div className="yw-brand__logo" style={{ margin: '0 auto' }} aria-hidden="true">
+          云
+        </div>
+        <p className="yw-loading__title">{Messages.loading}</p>
+        <div className="yw-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+          <div className="yw-progress__bar" style={{ width: `${percent}%` }} />
+        </div>
+        <div className="yw-loading__percent">{percent}%</div>
+      </div>
+    </div>
+  );
+}
+
+export function ConfigErrorScreen({ errors }: { errors: string[] }) {
+  return (
+    <div className="yw-screen">
+      <div className="yw-card yw-card--wide" role="alert">
+        <h1 className="yw-brand__name" style={{ fontSize: 20 }}>
+          运行配置无效，无法启动云文档
+        </h1>
+        <p className="yw-subtitle" style={{ marginTop: 8 }}>
+          请联系管理员检查服务器上的 runtime-config.json：
+        </p>
+        <ul className="yw-list-errors">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+        <button type="button" className="yw-button" style={{ width: '100%', marginTop: 16 }} onClick={() => window.location.reload()}>
+          重新加载
+        </button>
+      </div>
+    </div>
+  );
+}

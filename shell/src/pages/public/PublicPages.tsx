@@ -1,0 +1,119 @@
+// Public pages of 云文档 reachable without signing in (spec section 2). Plain React: no antd.
+import type { ReactNode } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { APP_NAME, sessionStore, StorageKey, useRuntimeConfig, useToken, type LoginResult } from '@app/shared';
+import { Brand } from './Brand';
+import './public.css';
+
+function PublicFrame({ title, children, wide = true }: { title: string; children: ReactNode; wide?: boolean }) {
+  const runtime = useRuntimeConfig();
+  return (
+    <div className="yw-screen">
+      <main className={`yw-card${wide ? ' yw-card--wide' : ''} yw-article`}>
+        <Brand name={runtime?.appTitle || APP_NAME} />
+        <h1>{title}</h1>
+        {children}
+        <nav className="yw-links" aria-label="其他链接">
+          <Link to="/login">返回登录</Link>
+          <Link to="/service">服务协议</Link>
+          <Link to="/privacy">隐私政策</Link>
+        </nav>
+      </main>
+    </div>
+  );
+}
+
+export function ServicePage() {
+  return (
+    <PublicFrame title="服务协议">
+      <p>欢迎使用云文档。云文档是本单位为员工提供的企业云文档与文件工作区，用于存放、共享和流转工作文件。</p>
+      <h2>一、账号</h2>
+      <p>账号由本单位统一开通。请妥善保管用户名和密码，不得转借他人；因账号保管不当造成的损失由账号持有人负责。</p>
+      <h2>二、使用规范</h2>
+      <ul>
+        <li>仅可存放与工作相关的文件，不得上传违法违规内容。</li>
+        <li>对外分享文件前，请确认内容可以对外公开，并合理设置分享期限。</li>
+        <li>不得利用本系统从事任何危害系统安全的行为。</li>
+      </ul>
+      <h2>三、数据</h2>
+      <p>文件数据存放在本单位的服务器上，由系统管理员负责备份与维护。删除的文件会先进入回收站。</p>
+    </PublicFrame>
+  );
+}
+
+export function PrivacyPage() {
+  return (
+    <PublicFrame title="隐私政策">
+      <p>云文档只收集提供服务所必需的信息：账号信息（用户名、昵称、部门）、登录记录，以及您上传的文件和操作记录。</p>
+      <h2>信息的使用</h2>
+      <p>这些信息仅用于身份验证、权限控制、文件共享与审计，不会用于其他目的，也不会提供给本单位以外的第三方。</p>
+      <h2>Cookie 与本地存储</h2>
+      <p>浏览器中会保存登录令牌和界面设置，登录信息在 7 天后过期；退出登录时会清除。</p>
+    </PublicFrame>
+  );
+}
+
+export function SignUpPage() {
+  return (
+    <PublicFrame title="申请注册" wide={false}>
+      <p className="yw-note">云文档的账号由本单位管理员统一开通。如需开通账号，请联系所在部门或系统管理员提交申请；在线注册申请功能将在后续版本提供。</p>
+    </PublicFrame>
+  );
+}
+
+export function AuthorizationPage() {
+  const [params] = useSearchParams();
+  const token = useToken();
+  const authorize = params.get('authorize');
+  const kept = sessionStore.get<LoginResult>(StorageKey.AuthorizeLogin);
+  return (
+    <PublicFrame title="客户端授权" wide={false}>
+      {authorize ? (
+        <p>
+          授权请求：<code>{authorize}</code>
+        </p>
+      ) : (
+        <p>缺少授权请求参数。</p>
+      )}
+      <p>{token || kept ? `当前账号：${kept?.nickName || kept?.userName || '已登录'}` : '请先登录后再进行授权。'}</p>
+      <p className="yw-note">客户端授权功能暂未开放，请在客户端中使用账号密码登录。</p>
+    </PublicFrame>
+  );
+}
+
+function decodePreview(data: string | undefined): string | null {
+  if (!data) return null;
+  try {
+    const json = JSON.parse(decodeURIComponent(escape(atob(decodeURIComponent(data))))) as { fileName?: string; name?: string };
+    return json.fileName || json.name || null;
+  } catch {
+    return null;
+  }
+}
+
+export function PreviewPage() {
+  const { previewData } = useParams();
+  const name = decodePreview(previewData);
+  return (
+    <PublicFrame title="文件预览">
+      {name ? <p>文件：{name}</p> : null}
+      <p className="yw-note">在线预览功能暂未开放，请下载文件后在本地查看。</p>
+    </PublicFrame>
+  );
+}
+
+export function MobilityPreviewPage() {
+  return (
+    <PublicFrame title="移动端预览" wide={false}>
+      <p className="yw-note">移动端在线预览功能暂未开放，请在电脑上登录云文档查看文件。</p>
+    </PublicFrame>
+  );
+}
+
+export function PreviewVideoPage() {
+  return (
+    <PublicFrame title="视频预览" wide={false}>
+      <p className="yw-note">视频在线播放功能暂未开放，请下载后观看。</p>
+    </PublicFrame>
+  );
+}

@@ -1,0 +1,83 @@
+// Start-up of the 云文档 shell (spec section 4 "Start-up" and section 2 access rules).
+import {
+  appStore,
+  applyTemporaryToken,
+  featurePolicyAtom,
+  homeAtom,
+  loadUserContext,
+  runtimeConfigAtom,
+  simpleModeAtom,
+  startupRedirect,
+  tokenAtom,
+  type HomeInfo,
+  type RuntimeConfig,
+} from '@app/shared';
+import { registerSelectedRemotes, selectRemotes } from '../federation/remotes';
+
+/** Simple (ferry-only) mode: runtime mode simple, or a home path containing "ferry". */
+export function isSimpleMode(config: RuntimeConfig | null, home: HomeInfo | null): boolean {
+  return config?.mode === 'simple' || !!home?.baseHome?.includes('ferry');
+}
+
+/** Applies simple mode and registers the remotes that mode and feature policy allow. */
+export function applyModeAndRemotes(): void {
+  const config = appStore.get(runtimeConfigAtom);
+  if (!config) return;
+  const simple = isSimpleMode(config, appStore.get(homeAtom));
+  appStore.set(simpleModeAtom, simple);
+  registerSelectedRemotes(selectRemotes(config, { simple, policy: appStore.get(featurePolicyAtom) }));
+}
+
+/** Loads home, menus and feature policy of the signed-in user, then applies mode and remotes. */
+export async function enterSession(): Promise<HomeInfo> {
+  const home = await loadUserContext();
+  applyModeAndRemotes();
+  return home;
+}
+
+/**
+ * Hash entries of older links: `#/login?authorize=…` is the authorize-login entry and
+ * `#/authorization…` the authorization page. Returns the path to use instead, or null.
+ */
+export function hashEntry(hash: string): string | null {
+  if (hash.startsWith('#/login?authorize=')) return hash.slice(1);
+  if (hash.startsWith('#/authorization')) return hash.slice(1);
+  return null;
+}
+
+export interface StartupResult {
+  /** the URL (path + search + hash) the router should start at, when it must change */
+  replaceWith: string | null;
+}
+
+/**
+ * Runs the start-up rules; every failure is swallowed (the user then simply signs in).
+ */
+export async function startUp(config: RuntimeConfig, location: Pick<Location, 'pathname' | 'search' | 'hash'>): Promise<StartupResult> {
+  appStore.set(runtimeConfigAtom, config);
+  if (config.appTitle && typeof document !== 'undefined') document.title = config.appTitle;
+  let replaceWith: string | null = null;
+  try {
+    const fromHash = hashEntry(location.hash);
+    if (fromHash) return { replaceWith: fromHash };
+    const path = location.pathname;
+    if (path.startsWith('/preview') || path.startsWith('/s/')) {
+      applyModeAndRemotes();
+      return { replaceWith: null };
+    }
+    applyTemporaryToken();
+    if (appStore.get(tokenAtom)) {
+      try {
+        const home = await enterSession();
+        const target = startupRedirect(path, home.menus, home.baseHome, true);
+        if (target) replaceWith = target;
+      } catch {
+        /* swallowed: the layout retries, or the session expiry sends the user to login */
+      }
+    }
+    applyModeAndRemotes();
+  } catch {
+    /* any start-up failure is swallowed */
+  }
+  return { replaceWith };
+}

@@ -1,0 +1,71 @@
+// Fake remote modules for the shell's tests (the real remotes are tested in their packages).
+import { Route, Routes, useLocation } from 'react-router-dom';
+import type { RemoteMeta } from '@app/shared';
+
+export function FilesApp({ section }: { section?: string }) {
+  return (
+    <Routes>
+      <Route path="personal/*" element={<h2>个人文件页面</h2>} />
+      <Route path="public/*" element={<h2>企业文件页面</h2>} />
+      <Route path="tag" element={<h2>{section === 'setting' ? '标签管理页面' : '标签页面'}</h2>} />
+      <Route path="*" element={<h2>文件其他页面</h2>} />
+    </Routes>
+  );
+}
+
+export function WorkflowApp() {
+  const { pathname } = useLocation();
+  return <h2>流程页面 {pathname}</h2>;
+}
+
+export function SwapApp() {
+  return <h2>交换空间页面</h2>;
+}
+
+export function FerryApp() {
+  return <h2>文件摆渡页面</h2>;
+}
+
+export function ShareApp() {
+  const { pathname } = useLocation();
+  return <h2>分享页面 {pathname}</h2>;
+}
+
+export const filesMeta: RemoteMeta = {
+  name: 'files',
+  title: '云文档',
+  menu: [
+    { key: 'personal', path: '/file/personal', title: '个人文件', icon: 'UserOutlined', feature: 'personalSpace' },
+    { key: 'public', path: '/file/public', title: '企业文件', icon: 'BankOutlined', feature: 'publicSpace' },
+    { key: 'favorite', path: '/file/favorite', title: '我的收藏（远程）', icon: 'StarOutlined' },
+  ],
+};
+
+export const workflowMeta: RemoteMeta = {
+  name: 'workflow',
+  title: '流程',
+  menu: [{ key: 'list', path: '/workflow/list', title: '流程列表', feature: 'workflow' }],
+};
+
+export const fakeModules: Record<string, unknown> = {
+  'files/App': { default: FilesApp },
+  'files/meta': { default: filesMeta },
+  'workflow/App': { default: WorkflowApp },
+  'workflow/meta': { default: workflowMeta },
+  'swapspace/App': { default: SwapApp },
+  'swapspace/meta': {
+    default: {
+      name: 'swapspace',
+      title: '交换空间',
+      menu: [
+        { key: 'myFerry', path: '/swapSpace/myFerry/processing', title: '我的摆渡', feature: 'ferrySpaces' },
+        { key: 'audit', path: '/swapSpace/audit', title: '统计审计', feature: 'ferrySpaces' },
+      ],
+    },
+  },
+  'ferry/App': { default: FerryApp },
+  'ferry/meta': { default: { name: 'ferry', title: '文件摆渡', menu: [{ key: 'file', path: '/ferry/file', title: '文件摆渡' }] } },
+  'share/App': { default: ShareApp },
+  'share/meta': { default: { name: 'share', title: '分享', menu: [] } },
+  'share/SharePage': { default: () => <h2>外链分享页面</h2> },
+};
