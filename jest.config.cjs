@@ -33,7 +33,9 @@ module.exports = {
       roots: ['<rootDir>/server'],
       testMatch: ['**/test/**/*.test.ts'],
       transform: { '^.+\\.[cm]?[jt]sx?$': swc },
-      transformIgnorePatterns: ['/node_modules/'],
+      // typebox, kysely, content-disposition (under @fastify/static) and cookie (under
+      // Fastify's inject) ship only as ES modules: SWC turns them into CommonJS for Jest.
+      transformIgnorePatterns: ['/node_modules/(?!(typebox|kysely|content-disposition|cookie)/)'],
     },
   ],
 };

@@ -1,0 +1,115 @@
+// Builds the 云文档 API server: plugins first, then routes (the layout of fastify/demo).
+// server.ts listens; tests call buildApp() and use inject().
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppConfig } from './config';
+import { MESSAGES } from './lib/errors';
+import { adminRoutes } from './modules/admin/routes';
+import { authRoutes } from './modules/auth/routes';
+import { foldersRoutes } from './modules/folders/routes';
+import { organizationsRoutes } from './modules/organizations/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { webRoutes } from './modules/web/routes';
+import { authPlugin } from './plugins/auth';
+import { dbPlugin } from './plugins/db';
+import { envelopePlugin } from './plugins/envelope';
+import { servicesPlugin } from './plugins/services';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+  }
+}
+
+export const APP_VERSION = '1.1.0';
+
+const OPENAPI_DESCRIPTION = [
+  '云文档服务端接口。',
+  '每个 /api 调用都返回 `{ code, result, message }`：成功时 HTTP 200、code 200；',
+  '失败时 code 为 HTTP 状态码或以其开头的五位产品错误码（40001 参数错误，40301 无权执行，40901 名称冲突，42901 尝试过于频繁），message 为中文说明。',
+  '401 表示未登录或会话已失效，403（code 403）表示账号已被停用。',
+  '认证：请求头 `Authorization: Bearer <token>`；浏览器导航（下载、图片）可使用 Cookie `token`（值为 jwtId）。',
+].join('');
+
+/** The /api context: envelope, authentication, then one route plugin per domain. */
+const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
+  await api.register(envelopePlugin);
+  await api.register(authPlugin);
+  await api.register(authRoutes);
+  await api.register(settingsRoutes);
+  await api.register(organizationsRoutes);
+  await api.register(foldersRoutes);
+  await api.register(adminRoutes);
+
+  // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)
+  api.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return api.swagger();
+  });
+};
+
+/** Errors outside /api (web builds) answer a short Chinese text. */
+function webErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 500) request.log.error({ err: error }, '云文档页面请求出错');
+  return reply
+    .code(status)
+    .type('text/plain; charset=utf-8')
+    .send(status === 500 ? MESSAGES.internal : status === 404 ? '页面不存在。' : '请求无法处理。');
+}
+
+/** TRUST_PROXY=<n>: trust the n proxies closest to the server. */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+export async function buildApp(config: AppConfig) {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+
+  // only reply.sendFile(); the web routes decide what to serve
+  await app.register(fastifyStatic, { serve: false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: '云文档 API', version: APP_VERSION, description: OPENAPI_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'token' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      tags: [
+        { name: '登录', description: '登录与退出' },
+        { name: '设置', description: '功能策略、环境配置、品牌、首页菜单' },
+        { name: '组织', description: '部门' },
+        { name: '文件', description: '文件与文件夹' },
+        { name: '管理', description: '仅系统管理员' },
+      ],
+    },
+  });
+
+  await app.register(dbPlugin);
+  await app.register(servicesPlugin);
+
+  app.setErrorHandler(webErrorHandler);
+  app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain; charset=utf-8').send('页面不存在。'));
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
+  await app.register(apiPlugin, { prefix: '/api' });
+  await app.register(webRoutes);
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,49 @@
+// Opens the 云文档 database: PostgreSQL (pg.Pool) when DATABASE_URL is set, else SQLite
+// (better-sqlite3) at `$DATA_DIR/app.db` with WAL and foreign keys on.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database as Schema } from './types';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Schema>;
+  dialect: DialectName;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** bigint and count(*) come back as numbers (ids and epoch milliseconds stay below 2^53). */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** an idle PostgreSQL connection failed (server restart, connection killed); the pool replaces it */
+  onIdleError?: (err: Error) => void;
+}
+
+export function openDatabase(options: OpenOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes as unknown as pg.CustomTypesConfig });
+    // without a listener an idle client's error would take the whole process down
+    pool.on('error', (err) => options.onIdleError?.(err));
+    return { db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new Database(path.join(options.dataDir, 'app.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}

@@ -1,0 +1,155 @@
+// The 云文档 schema: one list of migrations, in code, run by Kysely's Migrator at start-up on
+// SQLite and PostgreSQL alike. Add a migration at the end; never edit one that has shipped.
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import type { DialectName } from './connection';
+
+function buildMigrations(dialect: DialectName): Record<string, Migration> {
+  const pg = dialect === 'postgres';
+  /** integers that may outgrow 32 bits: ids, sizes, epoch milliseconds */
+  const big = pg ? 'bigint' : 'integer';
+  const idColumn = (c: ColumnDefinitionBuilder) =>
+    pg ? c.generatedByDefaultAsIdentity().primaryKey() : c.autoIncrement().primaryKey();
+
+  return {
+    '2026-11-01-0001-initial': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('departments')
+          .addColumn('id', big, idColumn)
+          .addColumn('parent_id', big, (c) => c.references('departments.id').onDelete('restrict'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('path', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('departments_parent').on('departments').columns(['parent_id', 'sort_order']).execute();
+
+        await db.schema
+          .createTable('users')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_name', 'text', (c) => c.notNull())
+          .addColumn('user_name_key', 'text', (c) => c.notNull().unique())
+          .addColumn('nick_name', 'text', (c) => c.notNull())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('dept_id', big, (c) => c.references('departments.id').onDelete('set null'))
+          .addColumn('avatar', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('is_doc_admin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('is_flow_admin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('is_tag_admin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('is_ldap_user', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('allow_backend_login', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('allow_repository_login', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_login_at', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('users_dept').on('users').column('dept_id').execute();
+
+        await db.schema
+          .createTable('sessions')
+          .addColumn('id', big, idColumn)
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('jwt_id_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('last_seen_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('revoked_at', big)
+          .addColumn('ip', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('user_agent', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('sessions_user').on('sessions').columns(['user_id', 'revoked_at']).execute();
+
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('items')
+          .addColumn('id', big, idColumn)
+          .addColumn('parent_id', big, (c) => c.references('items.id').onDelete('restrict'))
+          .addColumn('space_type', 'integer', (c) => c.notNull())
+          .addColumn('owner_id', big, (c) => c.notNull().references('users.id').onDelete('restrict'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', 'text', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('type_order', 'integer', (c) => c.notNull())
+          .addColumn('extension', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('size', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('id_path', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('name_path', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('deleted_at', big)
+          .addCheckConstraint('items_space_type', sql`space_type in (1, 2)`)
+          .addCheckConstraint('items_type', sql`type in ('folder', 'file', 'shortcut')`)
+          .execute();
+        // one live item of a name (case-insensitive) per folder
+        await db.schema
+          .createIndex('items_live_name')
+          .unique()
+          .on('items')
+          .columns(['parent_id', 'name_key'])
+          .where(sql<boolean>`deleted_at is null`)
+          .execute();
+        // one root folder per space and owner (the enterprise root has one owner: the admin)
+        await db.schema
+          .createIndex('items_root')
+          .unique()
+          .on('items')
+          .columns(['space_type', 'owner_id'])
+          .where(sql<boolean>`parent_id is null and deleted_at is null`)
+          .execute();
+        // paged, sorted listing of one folder, folders first, without scanning it: one index per
+        // sort field, walked forwards or backwards (ties are broken by name, then id)
+        for (const [name, column] of [
+          ['items_list_name', null],
+          ['items_list_size', 'size'],
+          ['items_list_updated', 'updated_at'],
+          ['items_list_extension', 'extension'],
+        ] as const) {
+          const columns = ['parent_id', 'deleted_at', 'type_order', ...(column ? [column] : []), 'name_key', 'id'];
+          await db.schema.createIndex(name).on('items').columns(columns).execute();
+        }
+        await db.schema.createIndex('items_id_path').on('items').column('id_path').execute();
+        await db.schema.createIndex('items_owner').on('items').columns(['owner_id', 'space_type']).execute();
+
+        await db.schema
+          .createTable('login_failures')
+          .addColumn('id', big, idColumn)
+          .addColumn('account_key', 'text', (c) => c.notNull())
+          .addColumn('ip', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('login_failures_account').on('login_failures').columns(['account_key', 'created_at']).execute();
+        await db.schema.createIndex('login_failures_ip').on('login_failures').columns(['ip', 'created_at']).execute();
+        await db.schema.createIndex('login_failures_time').on('login_failures').column('created_at').execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const table of ['login_failures', 'items', 'settings', 'sessions', 'users', 'departments']) {
+          await db.schema.dropTable(table).ifExists().execute();
+        }
+      },
+    },
+  };
+}
+
+/** Brings the schema up to date; throws (in Chinese) when a migration fails. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const migrations = buildMigrations(dialect);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`数据库迁移失败${failed ? `（${failed}）` : ''}：${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,111 @@
+// Tables of the 云文档 database. Booleans are stored as 0/1 integers and times as epoch
+// milliseconds so that the same queries run on SQLite and PostgreSQL.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Flag = 0 | 1;
+
+export interface DepartmentsTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  name: string;
+  /** slash-separated ids from the root department down to this one */
+  path: string;
+  sort_order: number;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  user_name: string;
+  /** normalised user name (trimmed, NFKC, lower case): unique */
+  user_name_key: string;
+  nick_name: string;
+  password_hash: string;
+  dept_id: number | null;
+  avatar: string;
+  /** system administrator: may call /api/Admin */
+  is_admin: Flag;
+  is_doc_admin: Flag;
+  is_flow_admin: Flag;
+  is_tag_admin: Flag;
+  is_ldap_user: Flag;
+  allow_backend_login: Flag;
+  allow_repository_login: Flag;
+  disabled: Flag;
+  last_login_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the bearer token */
+  token_hash: string;
+  /** SHA-256 (hex) of the jwtId carried by the `token` cookie */
+  jwt_id_hash: string;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  ip: string;
+  user_agent: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON */
+  value: string;
+  updated_at: number;
+}
+
+export type ItemTypeName = 'folder' | 'file' | 'shortcut';
+
+export interface ItemsTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  /** 1 enterprise, 2 personal */
+  space_type: number;
+  owner_id: number;
+  name: string;
+  /** normalised name (NFC, lower case): unique among the live items of a folder */
+  name_key: string;
+  type: ItemTypeName;
+  /** 0 folder, 1 anything else: folders list first */
+  type_order: number;
+  extension: string;
+  size: number;
+  /** `<space>/<root id>/.../<id>` */
+  id_path: string;
+  /** names below the root folder, slash-separated ('' for a root folder) */
+  name_path: string;
+  sort_order: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** normalised user name as typed (also for names that do not exist) */
+  account_key: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface Database {
+  departments: DepartmentsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  items: ItemsTable;
+  login_failures: LoginFailuresTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Insertable<ItemsTable>;
+export type DepartmentRow = Selectable<DepartmentsTable>;

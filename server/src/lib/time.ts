@@ -1,0 +1,43 @@
+// Dates in 云文档 payloads are `YYYY-MM-DD HH:mm:ss` in the configured time zone
+// (default Asia/Shanghai); the database keeps epoch milliseconds.
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+export type TimeFormatter = (epochMs: number | null | undefined) => string;
+
+// zone offsets change on a quarter hour (Lord Howe Island switches at hh:30 UTC)
+const BUCKET_MS = 15 * 60 * 1000;
+const MAX_CACHED_BUCKETS = 100_000;
+
+/**
+ * dayjs's `.tz()` builds an Intl formatter on every call (about 0.2 ms), too slow for a
+ * 1000-item page. Zone offsets only change on a quarter hour, so dayjs looks the offset up
+ * once per quarter hour and the time is then written out with that fixed offset.
+ */
+export function createTimeFormatter(tzName: string): TimeFormatter {
+  const offsets = new Map<number, number>();
+  const offsetAt = (ms: number) => {
+    const bucket = Math.floor(ms / BUCKET_MS);
+    let offset = offsets.get(bucket);
+    if (offset === undefined) {
+      if (offsets.size >= MAX_CACHED_BUCKETS) offsets.clear();
+      offset = dayjs(ms).tz(tzName).utcOffset();
+      offsets.set(bucket, offset);
+    }
+    return offset;
+  };
+  const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+  return (epochMs) => {
+    if (epochMs === null || epochMs === undefined) return '';
+    const ms = Number(epochMs);
+    // the wall-clock time of the zone, read with the UTC getters (same as DATE_TIME_FORMAT)
+    const d = new Date(ms + offsetAt(ms) * 60_000);
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  };
+}

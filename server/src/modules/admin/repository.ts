@@ -1,0 +1,2 @@
+// Writes that only administrators make.
+export { setUserDisabled } from '../users/repository';

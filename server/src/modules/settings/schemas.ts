@@ -1,0 +1,73 @@
+// 云文档 settings: feature policy, environment configuration, branding, password policy, home.
+import { Type, type Static } from 'typebox';
+
+export const FeaturePolicySchema = Type.Object(
+  {
+    personalSpace: Type.Boolean({ description: '个人空间' }),
+    publicSpace: Type.Boolean({ description: '企业空间' }),
+    workflow: Type.Boolean({ description: '流程' }),
+    ferrySpaces: Type.Boolean({ description: '交换空间（文件摆渡）' }),
+  },
+  { title: '功能策略' },
+);
+export type FeaturePolicy = Static<typeof FeaturePolicySchema>;
+
+export const EnvironmentConfigSchema = Type.Object(
+  {
+    personalFolderName: Type.String({ description: '个人空间根目录名称' }),
+    publicFolderName: Type.String({ description: '企业空间根目录名称' }),
+  },
+  { title: '环境配置' },
+);
+export type EnvironmentConfig = Static<typeof EnvironmentConfigSchema>;
+
+export const BrandingSchema = Type.Object(
+  {
+    systemName_Client: Type.String({ description: '系统名称' }),
+    favroiteIcon: Type.String(),
+    login_Background: Type.String(),
+    logo_Dark: Type.String(),
+    logo_Dark_Large: Type.String(),
+    logo_Light: Type.String(),
+  },
+  { title: '客户端品牌' },
+);
+export type Branding = Static<typeof BrandingSchema>;
+
+export const PasswordPolicySchema = Type.Object(
+  {
+    minLength: Type.Integer({ description: '最短长度' }),
+    requireDigit: Type.Boolean({ description: '必须包含数字' }),
+    requireLetter: Type.Boolean({ description: '必须包含字母' }),
+    requireSymbol: Type.Boolean({ description: '必须包含符号' }),
+  },
+  { title: '密码策略' },
+);
+export type PasswordPolicy = Static<typeof PasswordPolicySchema>;
+
+export const MENU_NAMES = ['file', 'workflow', 'swapSpace', 'ferry', 'setting'] as const;
+export type MenuName = (typeof MENU_NAMES)[number];
+
+export const MenuEntrySchema = Type.Object({
+  name: Type.Union([
+    Type.Literal('file'),
+    Type.Literal('workflow'),
+    Type.Literal('swapSpace'),
+    Type.Literal('ferry'),
+    Type.Literal('setting'),
+  ]),
+  path: Type.String(),
+  title: Type.String(),
+  isShow: Type.Boolean(),
+});
+export type MenuEntry = Static<typeof MenuEntrySchema>;
+
+export const HomeSchema = Type.Object(
+  {
+    baseHome: Type.String({ description: '首个可见菜单的路径；没有可见菜单时为 /404' }),
+    roles: Type.Object({ personalSpace: Type.Boolean(), publicSpace: Type.Boolean() }),
+    menus: Type.Array(MenuEntrySchema),
+  },
+  { title: '首页与菜单' },
+);
+export type Home = Static<typeof HomeSchema>;

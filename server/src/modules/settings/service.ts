@@ -1,0 +1,131 @@
+// 云文档 settings and the home/menu computation.
+import type { Kysely } from 'kysely';
+import type { Mode } from '../../config';
+import type { Database, UserRow } from '../../db/types';
+import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
+import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy } from './schemas';
+
+export const DEFAULT_FEATURE_POLICY: FeaturePolicy = {
+  personalSpace: true,
+  publicSpace: true,
+  workflow: true,
+  ferrySpaces: true,
+};
+
+export const DEFAULT_ENVIRONMENT_CONFIG: EnvironmentConfig = {
+  personalFolderName: '个人文件',
+  publicFolderName: '企业文件',
+};
+
+export const DEFAULT_BRANDING: Branding = {
+  systemName_Client: '云文档',
+  favroiteIcon: '',
+  login_Background: '',
+  logo_Dark: '',
+  logo_Dark_Large: '',
+  logo_Light: '',
+};
+
+export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
+  minLength: 8,
+  requireDigit: true,
+  requireLetter: true,
+  requireSymbol: false,
+};
+
+const DEFAULTS: Record<SettingKey, object> = {
+  featurePolicy: DEFAULT_FEATURE_POLICY,
+  environmentConfig: DEFAULT_ENVIRONMENT_CONFIG,
+  branding: DEFAULT_BRANDING,
+  passwordPolicy: DEFAULT_PASSWORD_POLICY,
+};
+
+/** The stored object laid over the defaults, keeping only known keys of the default's type. */
+function merge<T extends object>(defaults: T, stored: unknown): T {
+  const out = { ...defaults } as Record<string, unknown>;
+  if (stored && typeof stored === 'object') {
+    for (const [k, v] of Object.entries(stored as Record<string, unknown>)) {
+      if (k in out && typeof v === typeof out[k]) out[k] = v;
+    }
+  }
+  return out as T;
+}
+
+export class SettingsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly mode: Mode,
+  ) {}
+
+  private async read<T extends object>(key: SettingKey): Promise<T> {
+    return merge(DEFAULTS[key] as T, await readSetting(this.db, key));
+  }
+
+  featurePolicy(): Promise<FeaturePolicy> {
+    return this.read<FeaturePolicy>('featurePolicy');
+  }
+
+  /**
+   * The policy that applies to one user. Today every user has the global policy; per-user
+   * or per-department policies will be resolved here.
+   */
+  policyFor(_user: UserRow): Promise<FeaturePolicy> {
+    return this.featurePolicy();
+  }
+
+  async setFeaturePolicy(policy: FeaturePolicy): Promise<FeaturePolicy> {
+    const clean = merge(DEFAULT_FEATURE_POLICY, policy);
+    await writeSetting(this.db, 'featurePolicy', clean, Date.now());
+    return clean;
+  }
+
+  environmentConfig(): Promise<EnvironmentConfig> {
+    return this.read<EnvironmentConfig>('environmentConfig');
+  }
+
+  branding(): Promise<Branding> {
+    return this.read<Branding>('branding');
+  }
+
+  passwordPolicy(): Promise<PasswordPolicy> {
+    return this.read<PasswordPolicy>('passwordPolicy');
+  }
+
+  /** Seeds every setting that has no value yet. */
+  async seedDefaults(db: Kysely<Database> = this.db): Promise<void> {
+    const now = Date.now();
+    for (const [key, value] of Object.entries(DEFAULTS)) await insertSettingIfMissing(db, key as SettingKey, value, now);
+  }
+
+  /** GET /api/User/Home: roles, main menus and the base home of the caller. */
+  async home(user: UserRow): Promise<Home> {
+    return computeHome(await this.policyFor(user), this.mode);
+  }
+}
+
+/**
+ * Main menus per feature policy and mode (docs/integration.md, "Calls beyond the contract's
+ * own text"): the base home is the first shown entry among 云文档, 流程 and 交换空间,
+ * `/ferry/file` in simple mode, `/404` when none is shown.
+ */
+export function computeHome(policy: FeaturePolicy, mode: Mode): Home {
+  const full = mode === 'full';
+  const fileShown = full && (policy.personalSpace || policy.publicSpace);
+  const menus: MenuEntry[] = [
+    { name: 'file', path: '/file', title: '云文档', isShow: fileShown },
+    { name: 'workflow', path: '/workflow', title: '流程', isShow: full && policy.workflow },
+    { name: 'swapSpace', path: '/swapSpace', title: '交换空间', isShow: full && policy.ferrySpaces },
+    { name: 'ferry', path: '/ferry', title: '文件摆渡', isShow: !full },
+    { name: 'setting', path: '/setting', title: '设置', isShow: fileShown },
+  ];
+  let baseHome = '/404';
+  if (!full) baseHome = '/ferry/file';
+  else if (fileShown) baseHome = policy.personalSpace ? '/file/personal' : '/file/public';
+  else if (policy.workflow) baseHome = '/workflow/list';
+  else if (policy.ferrySpaces) baseHome = '/swapSpace/myFerry/processing';
+  return {
+    baseHome,
+    roles: { personalSpace: policy.personalSpace, publicSpace: policy.publicSpace },
+    menus,
+  };
+}

@@ -1,0 +1,130 @@
+// 云文档 accounts: creating a user (with its personal root folder) and the user-info block
+// returned at sign-in.
+import type { Kysely } from 'kysely';
+import type { Database, Flag, UserRow } from '../../db/types';
+import { badRequest, conflict, isUniqueViolation } from '../../lib/errors';
+import { hashPassword, passwordPolicyViolation } from '../auth/password';
+import type { FoldersService } from '../folders/service';
+import { findDepartment } from '../organizations/repository';
+import type { OrganizationsService } from '../organizations/service';
+import type { SettingsService } from '../settings/service';
+import { departmentName, findUserByKey, insertUser, userNameKey } from './repository';
+
+export interface NewUserInput {
+  userName: string;
+  nickName?: string;
+  password: string;
+  deptId?: number | null;
+  isAdmin?: boolean;
+  isDocAdmin?: boolean;
+  isFlowAdmin?: boolean;
+  isTagAdmin?: boolean;
+  allowBackendLogin?: boolean;
+  allowRepositoryLogin?: boolean;
+}
+
+/** The user-info fields of spec section 3, without the token. */
+export interface UserInfoFields {
+  userId: string;
+  userName: string;
+  nickName: string;
+  avatar: string;
+  deptName: string;
+  isTagAdmin: boolean;
+  isDocAdmin: boolean;
+  isLdapUser: boolean;
+  allowBackendLogin: boolean;
+  allowRepositoryLogin: boolean;
+  isFlowAdmin: boolean;
+}
+
+const USER_NAME_RE = /^[\p{L}\p{N}._@-]{1,64}$/u;
+const flag = (b: boolean | undefined): Flag => (b ? 1 : 0);
+
+export class UsersService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly settings: SettingsService,
+    private readonly organizations: OrganizationsService,
+    private readonly folders: FoldersService,
+  ) {}
+
+  /**
+   * Creates an account and its personal root folder in one transaction.
+   * `enforcePolicy` is off only for the first administrator, whose password the operator chose.
+   */
+  async createUser(input: NewUserInput, options: { enforcePolicy?: boolean } = {}): Promise<UserRow> {
+    const userName = input.userName.trim().normalize('NFKC');
+    if (!USER_NAME_RE.test(userName)) throw badRequest('用户名须为 1–64 个字符，只能包含文字、数字以及 . _ @ -');
+    const nickName = (input.nickName ?? '').trim() || userName;
+    // eslint-disable-next-line no-control-regex
+    if ([...nickName].length > 64 || /[\u0000-\u001f\u007f]/.test(nickName)) throw badRequest('昵称不能超过 64 个字符，且不能包含控制字符');
+    if (options.enforcePolicy !== false) {
+      const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), input.password);
+      if (violation) throw badRequest(violation);
+    }
+    const key = userNameKey(userName);
+    if (await findUserByKey(this.db, key)) throw conflict('该用户名已被使用');
+
+    let deptId: number;
+    if (input.deptId === undefined || input.deptId === null) {
+      deptId = await this.organizations.ensureRootDepartment();
+    } else {
+      if (!(await findDepartment(this.db, input.deptId))) throw badRequest('所选部门不存在');
+      deptId = input.deptId;
+    }
+
+    const passwordHash = await hashPassword(input.password);
+    const env = await this.settings.environmentConfig();
+    const now = Date.now();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const user = await insertUser(trx, {
+          user_name: userName,
+          user_name_key: key,
+          nick_name: nickName,
+          password_hash: passwordHash,
+          dept_id: deptId,
+          avatar: '',
+          is_admin: flag(input.isAdmin),
+          is_doc_admin: flag(input.isDocAdmin),
+          is_flow_admin: flag(input.isFlowAdmin),
+          is_tag_admin: flag(input.isTagAdmin),
+          is_ldap_user: 0,
+          allow_backend_login: flag(input.allowBackendLogin),
+          allow_repository_login: flag(input.allowRepositoryLogin),
+          disabled: 0,
+          last_login_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        await this.folders.createPersonalRoot(trx, user.id, env.personalFolderName);
+        return user;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('该用户名已被使用');
+      throw err;
+    }
+  }
+
+  async userInfo(user: UserRow): Promise<UserInfoFields> {
+    return {
+      userId: String(user.id),
+      userName: user.user_name,
+      nickName: user.nick_name,
+      avatar: user.avatar,
+      deptName: await departmentName(this.db, user.dept_id),
+      isTagAdmin: user.is_tag_admin === 1,
+      isDocAdmin: user.is_doc_admin === 1,
+      isLdapUser: user.is_ldap_user === 1,
+      allowBackendLogin: user.allow_backend_login === 1,
+      allowRepositoryLogin: user.allow_repository_login === 1,
+      isFlowAdmin: user.is_flow_admin === 1,
+    };
+  }
+}
+
+/** Only system administrators may call /api/Admin. */
+export function isSystemAdmin(user: UserRow): boolean {
+  return user.is_admin === 1 && user.disabled === 0;
+}

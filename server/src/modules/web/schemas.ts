@@ -1,0 +1,27 @@
+// What 云文档 serves besides /api: the runtime configuration of the web shell.
+import { Type, type Static } from 'typebox';
+
+export const RemoteEntrySchema = Type.Object({
+  name: Type.Union([
+    Type.Literal('files'),
+    Type.Literal('workflow'),
+    Type.Literal('swapspace'),
+    Type.Literal('ferry'),
+    Type.Literal('share'),
+  ]),
+  entry: Type.String({ description: '该模块 mf-manifest.json 的地址' }),
+});
+
+export const RuntimeConfigSchema = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('full'), Type.Literal('simple')]),
+    appTitle: Type.String(),
+    apiUrl: Type.String(),
+    apiUrlPrefix: Type.String(),
+    fileUrl: Type.String(),
+    workflowFileNumber: Type.Integer(),
+    remotes: Type.Array(RemoteEntrySchema),
+  },
+  { title: '运行时配置' },
+);
+export type RuntimeConfig = Static<typeof RuntimeConfigSchema>;

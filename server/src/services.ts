@@ -1,0 +1,26 @@
+// The 云文档 composition root: one instance of each service, wired together.
+import type { Kysely } from 'kysely';
+import type { AppConfig } from './config';
+import type { Database } from './db/types';
+import { createTimeFormatter } from './lib/time';
+import { AdminService } from './modules/admin/service';
+import { AuthService } from './modules/auth/service';
+import { FoldersService } from './modules/folders/service';
+import { OrganizationsService } from './modules/organizations/service';
+import { SettingsService } from './modules/settings/service';
+import { UsersService } from './modules/users/service';
+import { WebService } from './modules/web/service';
+
+export function createServices(db: Kysely<Database>, config: AppConfig) {
+  const formatTime = createTimeFormatter(config.tzName);
+  const settings = new SettingsService(db, config.mode);
+  const organizations = new OrganizationsService(db);
+  const folders = new FoldersService(db, settings, formatTime);
+  const users = new UsersService(db, settings, organizations, folders);
+  const auth = new AuthService(db, users, config);
+  const admin = new AdminService(db, users, auth, settings);
+  const web = new WebService(config, settings);
+  return { formatTime, settings, organizations, folders, users, auth, admin, web };
+}
+
+export type Services = ReturnType<typeof createServices>;
