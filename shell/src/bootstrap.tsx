@@ -30,10 +30,15 @@ function captureErrors(): void {
   });
 }
 
-function waitForLoadingScreen(root: Root, immediate: boolean): Promise<void> {
-  return new Promise((resolve) => {
-    root.render(<LoadingScreen immediate={immediate} onComplete={resolve} />);
+function showLoadingScreen(root: Root, immediate: boolean) {
+  let complete = () => {};
+  const done = new Promise<void>((resolve) => {
+    complete = resolve;
   });
+  root.render(<LoadingScreen immediate={immediate} onComplete={complete} />);
+  // Once start-up has fetched (and so cached) the client configuration, the bar fills at once.
+  const configCached = () => root.render(<LoadingScreen immediate={immediate} configCached onComplete={complete} />);
+  return { done, configCached };
 }
 
 async function main(): Promise<void> {
@@ -42,7 +47,7 @@ async function main(): Promise<void> {
   const root = createRoot(container);
   captureErrors();
   installLazyNotifier();
-  const loadingDone = waitForLoadingScreen(root, hasCachedClientConfig());
+  const loading = showLoadingScreen(root, hasCachedClientConfig());
 
   const result = await loadRuntimeConfig();
   if (!result.ok) {
@@ -52,7 +57,8 @@ async function main(): Promise<void> {
   const { replaceWith } = await startUp(result.config, window.location);
   if (replaceWith) window.history.replaceState(null, '', replaceWith);
   startSessionSync();
-  await loadingDone;
+  loading.configCached();
+  await loading.done;
   root.render(<App />);
   startVersionCheck();
 }

@@ -1,5 +1,6 @@
 // The first screen (spec section 2): 加载中 with a bar that gains 1 % every 30 ms, or that
-// completes at once when a client configuration is cached.
+// completes at once when a client configuration is cached: from the start when an earlier
+// visit cached one, or as soon as this start-up has fetched and cached it.
 import { useEffect, useState } from 'react';
 import { LOADING_TICK_MS, LOADING_TICK_PERCENT, Messages } from '@app/shared';
 import './public/public.css';
@@ -7,12 +8,17 @@ import './public/public.css';
 export interface LoadingScreenProps {
   /** start full (a client configuration is cached) */
   immediate?: boolean;
+  /** the client configuration has just been fetched and cached: fill the bar now */
+  configCached?: boolean;
   /** called once the bar reaches 100 */
   onComplete?: () => void;
 }
 
-export function LoadingScreen({ immediate = false, onComplete }: LoadingScreenProps) {
+export function LoadingScreen({ immediate = false, configCached = false, onComplete }: LoadingScreenProps) {
   const [percent, setPercent] = useState(immediate ? 100 : 0);
+  useEffect(() => {
+    if (configCached) setPercent(100);
+  }, [configCached]);
   useEffect(() => {
     if (percent >= 100) {
       onComplete?.();
