@@ -1,0 +1,2 @@
+// Async boundary, as in every package of the product.
+import('./bootstrap');

@@ -1,0 +1,147 @@
+// Figure 1: what the sign-in page costs.
+//   - the JavaScript it loads, in bytes after gzip -9 (zlib), until the network is idle;
+//   - the time from navigation until its form is usable (both inputs enabled and the
+//     登录 button visible), read in the page (performance.now(), navigation start = 0);
+//   median of N cold loads, each in a fresh chromium profile.
+// Baseline, in the same run: bench/baseline, a naive Module Federation shell built here
+// with Rspack (same React, react-router-dom and antd), whose sign-in page is antd's
+// Form/Input/Button with antd shared as a singleton, so that all of antd is in the
+// initial load. It is served by scripts/serve-static.mjs, the product by its own server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { launchBrowser, startServer, startStatic } from '../../e2e/harness.mjs';
+import { BENCH, OUT, ROOT, gzip9, kb, median, ms, printTable, ratio, rspackBuild } from '../lib/util.mjs';
+
+export const id = 'login';
+export const title = 'Figure 1 — sign-in page: JavaScript loaded and time until the form is usable';
+
+const RUNS = Number(process.env.BENCH_RUNS || 5);
+
+// Runs in the page before any of its scripts: records the first frame at which the
+// form is usable.
+function formReadyProbe() {
+  const usable = (el) => el && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const check = () => {
+    const user = document.querySelector('input[placeholder="请输入用户名"]');
+    const pass = document.querySelector('input[placeholder="请输入密码"]');
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent.replace(/\s+/g, '') === '登录');
+    if (usable(user) && usable(pass) && usable(button)) {
+      window.__formReadyAt = performance.now();
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
+export async function measure(url) {
+  const b = await launchBrowser();
+  try {
+    await b.context.addInitScript(formReadyProbe);
+    const scripts = new Map();
+    const pending = [];
+    b.page.on('response', (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      pending.push(
+        res.body().then(
+          (body) => scripts.set(res.url(), { raw: body.length, gz: gzip9(body) }),
+          () => {},
+        ),
+      );
+    });
+    await b.page.goto(url, { waitUntil: 'commit' });
+    const handle = await b.page.waitForFunction(() => window.__formReadyAt, null, { timeout: 60_000 });
+    const readyMs = await handle.jsonValue();
+    await b.page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => {});
+    await Promise.all(pending);
+    const files = [...scripts.entries()];
+    // then a warm load: the same profile, navigated again (HTTP cache and storage kept)
+    await b.page.goto(url, { waitUntil: 'commit' });
+    const warmMs = await (await b.page.waitForFunction(() => window.__formReadyAt, null, { timeout: 60_000 })).jsonValue();
+    return {
+      readyMs,
+      warmMs,
+      files: files.length,
+      raw: files.reduce((s, [, f]) => s + f.raw, 0),
+      gz: files.reduce((s, [, f]) => s + f.gz, 0),
+      list: files.map(([u, f]) => ({ url: new URL(u).pathname, ...f })),
+    };
+  } finally {
+    await b.close();
+  }
+}
+
+async function series(url) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await measure(url));
+  return {
+    runs,
+    readyMs: median(runs.map((r) => r.readyMs)),
+    warmMs: median(runs.map((r) => r.warmMs)),
+    gz: median(runs.map((r) => r.gz)),
+    raw: median(runs.map((r) => r.raw)),
+    files: median(runs.map((r) => r.files)),
+    list: runs[0].list,
+  };
+}
+
+async function buildBaseline() {
+  const require = createRequire(import.meta.url);
+  const makeConfig = require(path.join(BENCH, 'baseline', 'rspack.config.cjs'));
+  const outDir = path.join(OUT, 'baseline-login');
+  await rspackBuild(makeConfig(outDir));
+  return outDir;
+}
+
+export async function run() {
+  for (const p of ['server/dist/server.js', 'shell/dist/index.html']) {
+    if (!fs.existsSync(path.join(ROOT, p))) throw new Error(`${p} is missing: run \`npm run build\` first`);
+  }
+  console.log('building the baseline (bench/baseline, naive shell with all of antd) ...');
+  const baselineDir = await buildBaseline();
+
+  const server = await startServer();
+  const baseline = await startStatic(baselineDir);
+  let product;
+  let base;
+  try {
+    // interleave warm-up so neither side pays for the first chromium start alone
+    await measure(`${server.url}/login`).catch(() => {});
+    product = await series(`${server.url}/login`);
+    base = await series(`${baseline.url}/login`);
+  } finally {
+    await server.stop();
+    await baseline.stop();
+  }
+
+  const rows = [
+    { what: '云文档 sign-in page (/login)', files: product.files, raw: kb(product.raw), gz: kb(product.gz), ready: ms(product.readyMs), warm: ms(product.warmMs), runs: product.runs.map((r) => Math.round(r.readyMs)).join(' ') },
+    { what: 'baseline: naive shell, all of antd', files: base.files, raw: kb(base.raw), gz: kb(base.gz), ready: ms(base.readyMs), warm: ms(base.warmMs), runs: base.runs.map((r) => Math.round(r.readyMs)).join(' ') },
+    { what: 'ratio (product / baseline)', files: '', raw: ratio(product.raw, base.raw), gz: ratio(product.gz, base.gz), ready: ratio(product.readyMs, base.readyMs), warm: ratio(product.warmMs, base.warmMs), runs: '' },
+  ];
+  printTable(
+    [
+      { key: 'what', title: 'page' },
+      { key: 'files', title: 'JS files', align: 'right' },
+      { key: 'raw', title: 'JS raw', align: 'right' },
+      { key: 'gz', title: 'JS gzip -9', align: 'right' },
+      { key: 'ready', title: `form usable (median of ${RUNS})`, align: 'right' },
+      { key: 'warm', title: 'warm reload (median)', align: 'right' },
+      { key: 'runs', title: 'each cold run (ms)' },
+    ],
+    rows,
+  );
+  console.log('\nJavaScript of the sign-in page (first run):');
+  for (const f of product.list.sort((a, b) => b.gz - a.gz)) console.log(`  ${kb(f.gz).padStart(10)}  ${f.url}`);
+  console.log('\nJavaScript of the baseline (first run):');
+  for (const f of base.list.sort((a, b) => b.gz - a.gz)) console.log(`  ${kb(f.gz).padStart(10)}  ${f.url}`);
+  console.log(
+    '\nHow: headless chromium, a fresh profile for every load (cold cache); bytes = every script response until the network is idle, gzip -9 with zlib; ' +
+      '"form usable" = first animation frame at which both inputs are enabled and the 登录 button is visible, from navigation start; "warm reload" = the same page loaded again in the same profile (HTTP cache and storage kept), for information. ' +
+      'Baseline = bench/baseline built in this run with Rspack (Module Federation host, antd as a shared singleton, antd Form/Input/Button), served by scripts/serve-static.mjs.',
+  );
+  return { product: strip(product), baseline: strip(base) };
+}
+
+const strip = (s) => ({ readyMs: s.readyMs, warmMs: s.warmMs, gz: s.gz, raw: s.raw, files: s.files, runs: s.runs.map((r) => ({ readyMs: r.readyMs, warmMs: r.warmMs, gz: r.gz })), list: s.list });

@@ -1,0 +1,117 @@
+// Sign-in, sign-out, wrong password, revoked session, route guards.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  TEXT, api, createFolder, openUserMenu, createUser, isUnauthorized, login, missingBuilds, navigateInApp, pathOf,
+  personalRoot, revokeSessions, signInThroughPage, startServer, waitForPath, withBrowser,
+} from '../harness.mjs';
+
+const T = { timeout: 180_000 };
+const notBuilt = missingBuilds();
+
+describe('session', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  let admin;
+
+  before(async () => {
+    if (notBuilt) throw new Error(notBuilt);
+    server = await startServer();
+    admin = await login(server);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('admin signs in through the page, sees personal files, signs out', T, async (t) => {
+    const folderName = `端到端文件夹-${Date.now().toString(36)}`;
+    const root = await personalRoot(server, admin.token);
+    await createFolder(server, admin.token, root.id, folderName);
+
+    await withBrowser(t, async ({ page }) => {
+      const result = await signInThroughPage(page, server, server.adminUser, server.adminPassword);
+      assert.ok(result?.token, 'the page received a token from /api/login');
+      await waitForPath(page, '/file/personal');
+
+      // the files remote is loaded: the title, then the table (or the empty state) and our folder
+      await page.getByText(TEXT.personalTitle).first().waitFor();
+      await page.locator('.ant-table, .ant-empty').or(page.getByText(TEXT.empty)).first().waitFor();
+      await page.getByText(folderName, { exact: true }).first().waitFor();
+
+      // the product name and the main menu are there
+      await page.getByText(TEXT.productName).first().waitFor();
+
+      // sign out through the user menu
+      const nick = result.nickName || result.userName || server.adminUser;
+      await openUserMenu(page, nick);
+      await page.getByText(TEXT.signOut, { exact: true }).click();
+      await waitForPath(page, '/login');
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+
+      // the old token no longer works
+      const res = await api(server, 'GET', '/api/User/Home', { token: result.token });
+      assert.ok(isUnauthorized(res), `old token after sign-out: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    }, { server });
+  });
+
+  test('a wrong password shows the Chinese error and stays on /login', T, async (t) => {
+    const user = await createUser(server, admin.token);
+    // what the server says to a wrong password (this also counts toward throttling: 2 of 5)
+    const direct = await api(server, 'POST', '/api/login', { body: { userName: user.userName, password: 'wrong-Passw0rd!', mode: 'password' } });
+    assert.notEqual(direct.status, 401, 'wrong credentials must not answer 401 (contract: 400/40001)');
+    const serverMessage = direct.body?.message;
+
+    await withBrowser(t, async ({ page }) => {
+      await page.goto(`${server.url}/login`);
+      await page.getByPlaceholder(TEXT.userPlaceholder).fill(user.userName);
+      await page.getByPlaceholder(TEXT.passwordPlaceholder).fill('wrong-Passw0rd!');
+      await page.getByRole('button', { name: TEXT.loginButton, exact: true }).click();
+      const expected = serverMessage ? page.getByText(serverMessage).or(page.getByText(TEXT.loginFailed)) : page.getByText(TEXT.loginFailed);
+      await expected.first().waitFor();
+      const shown = (await expected.first().innerText()).trim();
+      assert.match(shown, /[\u4e00-\u9fff]/, `the error is Chinese: ${shown}`);
+      await page.waitForTimeout(500);
+      assert.equal(pathOf(page), '/login');
+    }, { server });
+  });
+
+  test('a session revoked on the server brings up the expired-session dialog; 重新登录 goes to /login', T, async (t) => {
+    const user = await createUser(server, admin.token);
+    await withBrowser(t, async ({ page }) => {
+      const result = await signInThroughPage(page, server, user.userName, user.password);
+      assert.ok(result?.token);
+      await waitForPath(page, '/file/personal');
+      await page.getByText(TEXT.personalTitle).first().waitFor();
+
+      const { revoked } = (await revokeSessions(server, admin.token, user.userId)) ?? {};
+      assert.ok(revoked >= 1, `RevokeSessions revoked ${revoked}`);
+      const res = await api(server, 'GET', '/api/User/Home', { token: result.token });
+      assert.ok(isUnauthorized(res), `revoked token: HTTP ${res.status}`);
+
+      // the next call the app makes (moving to the enterprise space inside the app)
+      await navigateInApp(page, '/file/public');
+      await page.getByText(TEXT.expired).first().waitFor({ timeout: 20_000 });
+      await page.getByRole('button', { name: TEXT.relogin }).click();
+      await waitForPath(page, '/login');
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+    }, { server });
+  });
+
+  test('an unauthenticated deep link to /file/public goes to /login', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      await page.goto(`${server.url}/file/public`);
+      await waitForPath(page, '/login');
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+    }, { server });
+  });
+
+  test('an unknown path shows 页面不存在 when signed in', T, async (t) => {
+    const user = await createUser(server, admin.token);
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, user.userName, user.password);
+      await waitForPath(page, '/file/personal');
+      await page.goto(`${server.url}/no-such-page-${Date.now().toString(36)}`);
+      await page.getByText(TEXT.notFound).first().waitFor();
+    }, { server });
+  });
+});
