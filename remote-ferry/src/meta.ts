@@ -1,10 +1,4 @@
-// The file-ferry remote's menu (simple mode shows only this module).
-import type { RemoteMeta } from '@app/shared';
+// The 文件摆渡 remote's menu (the only remote in simple mode).
+import { remoteMeta } from '@app/shared';
 
-const meta: RemoteMeta = {
-  name: 'ferry',
-  title: '文件摆渡',
-  menu: [{ key: 'file', path: '/ferry/file', title: '文件摆渡', icon: 'SwapOutlined' }],
-};
-
-export default meta;
+export default remoteMeta('ferry');

@@ -1,19 +1,11 @@
-// Standalone page of the 交换空间 remote (development): the same providers as the shell,
-// the remote mounted at the same path, and a signed-in session from localStorage.
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { AppProviders, StandaloneGate } from '@app/shared/ui';
+// Standalone page of the swapspace remote: mounted at the same path as in the shell.
+import { Navigate, Route } from 'react-router-dom';
+import { mountStandalone } from '@app/shared/ui';
 import App from './App';
 
-createRoot(document.getElementById('root')!).render(
-  <BrowserRouter>
-    <AppProviders>
-      <StandaloneGate>
-        <Routes>
-          <Route path="/swapSpace/*" element={<App />} />
-          <Route path="*" element={<Navigate to="/swapSpace" replace />} />
-        </Routes>
-      </StandaloneGate>
-    </AppProviders>
-  </BrowserRouter>,
+mountStandalone(
+  <>
+    <Route path="/swapSpace/*" element={<App />} />
+    <Route path="*" element={<Navigate to="/swapSpace" replace />} />
+  </>,
 );

@@ -1,15 +1,5 @@
-// The exchange-space remote's menu: the shell builds the 交换空间 sub-menu from it.
-import type { RemoteMeta } from '@app/shared';
-
-const meta: RemoteMeta = {
-  name: 'swapspace',
-  title: '交换空间',
-  menu: [
-    { key: 'myFerry', path: '/swapSpace/myFerry/processing', title: '我的摆渡', icon: 'SwapOutlined', feature: 'ferrySpaces' },
-    { key: 'setFerry', path: '/swapSpace/setFerry', title: '摆渡设置', icon: 'SettingOutlined', feature: 'ferrySpaces' },
-    { key: 'audit', path: '/swapSpace/audit', title: '统计审计', icon: 'AuditOutlined', feature: 'ferrySpaces' },
-  ],
-};
+// The 交换空间 remote's menu, as the shell's side menu shows it.
+import { remoteMeta } from '@app/shared';
 
 /** The states of my ferry tasks, shown as in-page tabs of 我的摆渡. */
 export const MY_FERRY_STATES = [
@@ -18,4 +8,4 @@ export const MY_FERRY_STATES = [
   { key: 'rejected', path: '/swapSpace/myFerry/rejected', title: '已驳回' },
 ];
 
-export default meta;
+export default remoteMeta('swapspace');

@@ -11,3 +11,4 @@ export { appendErrorLog, getErrorLog, clearErrorLog } from './errorLog';
 export { setNavigate, navigateTo, type NavigateFn } from './navigation';
 export { localStore, sessionStore, createStorage, setCookie, getCookie, removeCookie, type ExpiringStorage } from './storage';
 export * from './routes';
+export { REMOTE_MENUS, remoteMeta } from './menus';

@@ -62,6 +62,8 @@ export function AppDialog({
     </div>
   );
 
+  // a dialog cannot be closed from its mask while its confirm action is loading
+  const maskConfig = typeof rest.mask === 'object' ? rest.mask : {};
   return (
     <Modal
       {...rest}
@@ -74,7 +76,7 @@ export function AppDialog({
         if (!loading) onCancel?.(e);
       }}
       closable={!loading}
-      maskClosable={!loading && rest.maskClosable !== false}
+      mask={{ ...maskConfig, closable: !loading && maskConfig.closable !== false }}
       keyboard={!loading}
       cancelButtonProps={{ ...rest.cancelButtonProps, disabled: loading }}
       width={fullscreen ? '100vw' : width}

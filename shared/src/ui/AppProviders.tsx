@@ -6,7 +6,8 @@ import { App as AntApp, ConfigProvider, type ThemeConfig } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { appStore, Messages, setNotifier } from '@app/shared';
+import { appStore, setNotifier } from '@app/shared';
+import { createAntdNotifier } from './antdNotifier';
 
 dayjs.locale('zh-cn');
 
@@ -14,35 +15,11 @@ export const appTheme: ThemeConfig = {
   token: { colorPrimary: '#1f6feb', borderRadius: 6 },
 };
 
-let expiredOpen = false;
-
 /** Registers antd's context-aware message and modal as the core's notifier while mounted. */
 function NotifierBridge() {
   const { message, modal } = AntApp.useApp();
   useEffect(() => {
-    const previous = setNotifier({
-      error: (m) => void message.error(m),
-      warning: (m) => void message.warning(m),
-      success: (m) => void message.success(m),
-      info: (m) => void message.info(m),
-      modalError: (m) => void modal.error({ title: Messages.errorTitle, content: m, okText: '确定' }),
-      confirmExpired: (onOk) => {
-        if (expiredOpen) return;
-        expiredOpen = true;
-        modal.warning({
-          title: Messages.sessionExpiredTitle,
-          content: Messages.sessionExpired,
-          okText: Messages.relogin,
-          closable: false,
-          maskClosable: false,
-          keyboard: false,
-          onOk: () => {
-            expiredOpen = false;
-            onOk();
-          },
-        });
-      },
-    });
+    const previous = setNotifier(createAntdNotifier(message, modal));
     return () => {
       setNotifier(previous);
     };

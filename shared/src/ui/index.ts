@@ -2,5 +2,6 @@
 // imported from '@app/shared' (not by relative path) so that Module Federation shares one
 // copy of the store between the shell and the remotes.
 export { AppProviders, appTheme } from './AppProviders';
+export { createAntdNotifier } from './antdNotifier';
 export { AppDialog, type AppDialogProps } from './AppDialog';
 export * from './components';

@@ -1,5 +1,6 @@
 // The menus of the 云文档 layout: main menu sections gated by the feature policy, and the
 // side menu of a section built from the remotes' `./meta` plus the shell's own entries.
+import { REMOTE_MENUS } from '@app/shared';
 import type {
   EnvironmentConfig,
   FeaturePolicy,
@@ -27,33 +28,6 @@ export const SECTIONS: Record<SectionKey, Section> = {
   workflow: { key: 'workflow', title: '流程', menuName: 'workflow', defaultPath: '/workflow/list', remotes: ['workflow'] },
   swapSpace: { key: 'swapSpace', title: '交换空间', menuName: 'swapSpace', defaultPath: '/swapSpace/myFerry/processing', remotes: ['swapspace'] },
   ferry: { key: 'ferry', title: '文件摆渡', menuName: 'ferry', defaultPath: '/ferry/file', remotes: ['ferry'] },
-};
-
-/**
- * The shell's own copy of each remote's menu: shown until the remote's `./meta` is loaded
- * (a remote's manifest is requested only when one of its routes is shown) and when it
- * cannot be loaded, so that the menu keeps working.
- */
-export const FALLBACK_MENUS: Record<RemoteName, RemoteMenuItem[]> = {
-  files: [
-    { key: 'personal', path: '/file/personal', title: '个人文件', icon: 'UserOutlined', feature: 'personalSpace' },
-    { key: 'public', path: '/file/public', title: '企业文件', icon: 'BankOutlined', feature: 'publicSpace' },
-    { key: 'favorite', path: '/file/favorite', title: '我的收藏', icon: 'StarOutlined' },
-    { key: 'tag', path: '/file/tag', title: '标签', icon: 'TagsOutlined' },
-    { key: 'recycle', path: '/file/recycle', title: '回收站', icon: 'DeleteOutlined' },
-    { key: 'advancedSearch', path: '/file/advancedSearch', title: '高级搜索', icon: 'FileSearchOutlined' },
-  ],
-  share: [
-    { key: 'sharelist', path: '/file/sharelist', title: '分享记录', icon: 'ShareAltOutlined' },
-    { key: 'shareme', path: '/file/shareme', title: '与我共享', icon: 'TeamOutlined' },
-  ],
-  workflow: [{ key: 'list', path: '/workflow/list', title: '流程列表', icon: 'UnorderedListOutlined', feature: 'workflow' }],
-  swapspace: [
-    { key: 'myFerry', path: '/swapSpace/myFerry/processing', title: '我的摆渡', icon: 'SwapOutlined', feature: 'ferrySpaces' },
-    { key: 'setFerry', path: '/swapSpace/setFerry', title: '摆渡设置', icon: 'SettingOutlined', feature: 'ferrySpaces' },
-    { key: 'audit', path: '/swapSpace/audit', title: '统计审计', icon: 'AuditOutlined', feature: 'ferrySpaces' },
-  ],
-  ferry: [{ key: 'file', path: '/ferry/file', title: '文件摆渡', icon: 'SwapOutlined' }],
 };
 
 /** The shell's fixed side-menu entries of each section (after the remotes' entries). */
@@ -144,7 +118,7 @@ export function sideMenuItems(key: SectionKey, ctx: SideMenuContext): RemoteMenu
   const items: RemoteMenuItem[] = [];
   const seen = new Set<string>();
   for (const remote of SECTIONS[key].remotes) {
-    for (const item of ctx.metas[remote] ?? FALLBACK_MENUS[remote]) {
+    for (const item of ctx.metas[remote] ?? REMOTE_MENUS[remote]) {
       if (seen.has(item.path)) continue;
       seen.add(item.path);
       items.push(item);

@@ -28,7 +28,7 @@ export const antdUpdatePrompt: UpdatePrompt = ({ onConfirm, onDismiss }) => {
       okText: Messages.updateOk,
       width: UPDATE_MODAL_WIDTH,
       closable: false,
-      maskClosable: false,
+      mask: { closable: false },
       keyboard: false,
       centered: true,
       onOk: () => {

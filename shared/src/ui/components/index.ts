@@ -7,3 +7,4 @@ export { SectionEmpty, UnavailableSection, UNAVAILABLE_NOTE, type SectionEmptyPr
 export { UnavailablePage } from './UnavailablePage';
 export { LoadError, NotFoundSection, PolicyWarning } from './StatusSections';
 export { StandaloneGate, type StandaloneGateProps } from './StandaloneGate';
+export { mountStandalone } from './mountStandalone';
