@@ -59,13 +59,16 @@ describe.each(databaseKinds())('settings and home (%s)', (kind) => {
     expect(h.baseHome).toBe('/file/personal');
     expect(h.roles).toEqual({ personalSpace: true, publicSpace: true });
     expect(shown(h)).toEqual(['file', 'workflow', 'swapSpace', 'setting']);
-    expect(h.menus.find((m: { name: string }) => m.name === 'file')).toEqual({ name: 'file', path: '/file', title: '云文档', isShow: true });
+    expect(h.menus.find((m: { name: string }) => m.name === 'file')).toEqual({ name: 'file', path: '/file/personal', title: '云文档', isShow: true });
   });
 
   test('personal space off: home moves to /file/public and the role follows', async () => {
     await setPolicy({ personalSpace: false });
     const h = await home();
     expect(h.baseHome).toBe('/file/public');
+    // every menu entry leads to a page, never to a bare section path that only redirects
+    expect(h.menus.find((m: { name: string }) => m.name === 'file').path).toBe('/file/public');
+    expect(h.menus.map((m: { path: string }) => m.path)).not.toContain('/file');
     expect(h.roles).toEqual({ personalSpace: false, publicSpace: true });
     expect(shown(h)).toContain('file');
   });

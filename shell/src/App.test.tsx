@@ -292,6 +292,14 @@ describe('tabs', () => {
     expect(location()).toBe('/file/personal');
   });
 
+  it('a bare section path opens no tab of its own, only the page it leads to', async () => {
+    fakeApi();
+    signedIn();
+    renderShell('/swapSpace');
+    expect(await screen.findByText('交换空间页面')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['个人文件', '我的摆渡']));
+  });
+
   it('dragging a tab onto another reorders them', async () => {
     fakeApi();
     signedIn();

@@ -97,6 +97,10 @@ export function MainLayout({ children }: { children: ReactNode }) {
     return { key: path, title: SHELL_TITLES[path] ?? (parts.length ? decodeURIComponent(parts[parts.length - 1]) : '首页') };
   };
 
+  // a section's bare path (/file, /swapSpace…) only redirects to one of its pages: no tab
+  const isSectionRoot = (path: string) =>
+    !matchMenuItem(path, allItems) && allItems.some((i) => i.path.startsWith(`${path.replace(/\/$/, '')}/`));
+
   const current = describe(location.pathname);
   const homeTab = homePath && homePath !== '/404' ? describe(homePath) : null;
 
@@ -105,7 +109,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
     setTabs((list) => {
       let next = list;
       if (homeTab && homePath) next = openTab(next, { key: homeTab.key, path: next.find((t) => t.key === homeTab.key)?.path ?? homePath, title: homeTab.title, affix: true });
-      if (location.pathname !== '/') next = openTab(next, { key: current.key, path: location.pathname + location.search, title: current.title });
+      if (location.pathname !== '/' && !isSectionRoot(location.pathname)) next = openTab(next, { key: current.key, path: location.pathname + location.search, title: current.title });
       return next;
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps

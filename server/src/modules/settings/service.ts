@@ -105,24 +105,20 @@ export class SettingsService {
 
 /**
  * Main menus per feature policy and mode (docs/integration.md, "Calls beyond the contract's
- * own text"): the base home is the first shown entry among 云文档, 流程 and 交换空间,
- * `/ferry/file` in simple mode, `/404` when none is shown.
+ * own text"): each entry's path is its landing page; the base home is the first shown
+ * entry (云文档, 流程, 交换空间, or 文件摆渡 in simple mode), `/404` when none is shown.
  */
 export function computeHome(policy: FeaturePolicy, mode: Mode): Home {
   const full = mode === 'full';
   const fileShown = full && (policy.personalSpace || policy.publicSpace);
   const menus: MenuEntry[] = [
-    { name: 'file', path: '/file', title: '云文档', isShow: fileShown },
-    { name: 'workflow', path: '/workflow', title: '流程', isShow: full && policy.workflow },
-    { name: 'swapSpace', path: '/swapSpace', title: '交换空间', isShow: full && policy.ferrySpaces },
-    { name: 'ferry', path: '/ferry', title: '文件摆渡', isShow: !full },
-    { name: 'setting', path: '/setting', title: '设置', isShow: fileShown },
+    { name: 'file', path: policy.personalSpace ? '/file/personal' : '/file/public', title: '云文档', isShow: fileShown },
+    { name: 'workflow', path: '/workflow/list', title: '流程', isShow: full && policy.workflow },
+    { name: 'swapSpace', path: '/swapSpace/myFerry/processing', title: '交换空间', isShow: full && policy.ferrySpaces },
+    { name: 'ferry', path: '/ferry/file', title: '文件摆渡', isShow: !full },
+    { name: 'setting', path: '/setting/tag', title: '设置', isShow: fileShown },
   ];
-  let baseHome = '/404';
-  if (!full) baseHome = '/ferry/file';
-  else if (fileShown) baseHome = policy.personalSpace ? '/file/personal' : '/file/public';
-  else if (policy.workflow) baseHome = '/workflow/list';
-  else if (policy.ferrySpaces) baseHome = '/swapSpace/myFerry/processing';
+  const baseHome = menus.find((m) => m.isShow)?.path ?? '/404';
   return {
     baseHome,
     roles: { personalSpace: policy.personalSpace, publicSpace: policy.publicSpace },
