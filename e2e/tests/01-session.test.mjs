@@ -41,6 +41,15 @@ describe('session', () => {
       // the product name and the main menu are there
       await page.getByText(TEXT.productName).first().waitFor();
 
+      // the fixed home tab is the landing page itself; a bare section path opens no tab
+      await page.goto(`${server.url}/swapSpace`);
+      await waitForPath(page, '/swapSpace/myFerry/processing');
+      await page.getByRole('tab', { name: '我的摆渡' }).waitFor();
+      const tabTitles = (await page.getByRole('tab').allInnerTexts()).map((t) => t.trim());
+      assert.deepEqual(tabTitles, [TEXT.personalTitle, '我的摆渡'], `tabs: ${tabTitles.join(' | ')}`);
+      await page.goto(`${server.url}/file/personal`);
+      await page.getByText(folderName, { exact: true }).first().waitFor();
+
       // sign out through the user menu
       const nick = result.nickName || result.userName || server.adminUser;
       await openUserMenu(page, nick);
