@@ -10,6 +10,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { foldersRoutes } from './modules/folders/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
+import { recycleRoutes } from './modules/recycle/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { webRoutes } from './modules/web/routes';
 import { authPlugin } from './plugins/auth';
@@ -24,6 +25,9 @@ declare module 'fastify' {
 }
 
 export const APP_VERSION = '1.1.0';
+
+/** How often the recycle bin's expired items are purged. */
+const RECYCLE_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 const OPENAPI_DESCRIPTION = [
   '云文档服务端接口。',
@@ -41,6 +45,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(settingsRoutes);
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);
+  await api.register(recycleRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)
@@ -90,7 +95,7 @@ export async function buildApp(config: AppConfig) {
       tags: [
         { name: '登录', description: '登录与退出' },
         { name: '设置', description: '功能策略、环境配置、品牌、首页菜单' },
-        { name: '组织', description: '部门' },
+        { name: '组织', description: '部门、用户与用户组' },
         { name: '文件', description: '文件与文件夹' },
         { name: '管理', description: '仅系统管理员' },
       ],
@@ -109,6 +114,20 @@ export async function buildApp(config: AppConfig) {
 
   await app.register(apiPlugin, { prefix: '/api' });
   await app.register(webRoutes);
+
+  // the recycle bin's retention purge: once at start, then every hour
+  let purgeTimer: NodeJS.Timeout | null = null;
+  const purgeExpired = () =>
+    app.services.recycle.purgeExpired().catch((err: unknown) => app.log.error({ err }, '云文档回收站过期清理失败'));
+  app.addHook('onReady', async () => {
+    await purgeExpired();
+    purgeTimer = setInterval(() => void purgeExpired(), RECYCLE_PURGE_INTERVAL_MS);
+    purgeTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (purgeTimer) clearInterval(purgeTimer);
+    purgeTimer = null;
+  });
   return app;
 }
 

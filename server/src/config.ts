@@ -43,6 +43,8 @@ export interface AppConfig {
    * `true`, a number of hops, or a comma-separated list of proxy addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** RECYCLE_RETENTION_DAYS: items stay this many days in the recycle bin, then are purged */
+  recycleRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     else trustProxy = trustText;
   }
 
+  const retentionText = nonEmpty(env.RECYCLE_RETENTION_DAYS) ?? '30';
+  const recycleRetentionDays = Number(retentionText);
+  if (!Number.isInteger(recycleRetentionDays) || recycleRetentionDays < 1 || recycleRetentionDays > 36500) {
+    throw new ConfigError(`环境变量 RECYCLE_RETENTION_DAYS 的值 "${retentionText}" 不是有效的天数（1–36500 的整数）`);
+  }
+
   const adminUser = nonEmpty(env.ADMIN_USER) ?? 'admin';
   return {
     port,
@@ -121,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throttle: { accountLimit: 5, addressLimit: 20, windowMs: 15 * 60 * 1000 },
     sessionTtlMs: 720 * DAY_MS,
     trustProxy,
+    recycleRetentionDays,
   };
 }

@@ -7,6 +7,7 @@ import { AdminService } from './modules/admin/service';
 import { AuthService } from './modules/auth/service';
 import { FoldersService } from './modules/folders/service';
 import { OrganizationsService } from './modules/organizations/service';
+import { RecycleService } from './modules/recycle/service';
 import { SettingsService } from './modules/settings/service';
 import { UsersService } from './modules/users/service';
 import { WebService } from './modules/web/service';
@@ -16,11 +17,12 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const settings = new SettingsService(db, config.mode);
   const organizations = new OrganizationsService(db);
   const folders = new FoldersService(db, settings, formatTime);
+  const recycle = new RecycleService(db, folders, formatTime, config.recycleRetentionDays);
   const users = new UsersService(db, settings, organizations, folders);
   const auth = new AuthService(db, users, config);
-  const admin = new AdminService(db, users, auth, settings);
+  const admin = new AdminService(db, users, auth, settings, organizations);
   const web = new WebService(config, settings);
-  return { formatTime, settings, organizations, folders, users, auth, admin, web };
+  return { formatTime, settings, organizations, folders, recycle, users, auth, admin, web };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -242,6 +242,26 @@ describe.each(databaseKinds())('files and folders (%s)', (kind) => {
     expect(filtered.body.result.items.total).toBe(2);
   });
 
+  test('paging through any sort, in either direction, gives the one-page order exactly', async () => {
+    const folder = await createOk(alice.token, aliceRoot.id, '翻页一致');
+    for (const n of ['c', 'a', 'b']) await createOk(alice.token, folder.id, `目录${n}`, 'folder');
+    // empty files: equal sizes and extensions make ties that the name and id must break
+    for (const n of ['k.txt', 'b.pdf', 'h.txt', 'a.md', 'j.pdf', 'c.txt', 'i.md', 'd.txt', 'g.pdf', 'e.txt', 'f.md']) {
+      await createOk(alice.token, folder.id, n, 'file');
+    }
+    for (const sortField of ['name', 'size', 'updatedAt', 'type'] as const) {
+      for (const sortOrder of ['asc', 'desc'] as const) {
+        const whole = names(await list(alice.token, folder.id, { sortField, sortOrder, pageSize: 1000 }));
+        expect(whole).toHaveLength(14);
+        const paged: string[] = [];
+        for (let page = 1; page <= 5; page++) {
+          paged.push(...names(await list(alice.token, folder.id, { sortField, sortOrder, page, pageSize: 3 })));
+        }
+        expect(paged).toEqual(whole);
+      }
+    }
+  });
+
   test("another user's personal folders answer 404, exactly like folders that do not exist", async () => {
     const secret = await createOk(alice.token, aliceRoot.id, '机密');
     for (const id of [aliceRoot.id, secret.id]) {

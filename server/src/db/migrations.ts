@@ -4,7 +4,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { DialectName } from './connection';
 
-function buildMigrations(dialect: DialectName): Record<string, Migration> {
+export function buildMigrations(dialect: DialectName): Record<string, Migration> {
   const pg = dialect === 'postgres';
   /** integers that may outgrow 32 bits: ids, sizes, epoch milliseconds */
   const big = pg ? 'bigint' : 'integer';
@@ -136,6 +136,57 @@ function buildMigrations(dialect: DialectName): Record<string, Migration> {
         for (const table of ['login_failures', 'items', 'settings', 'sessions', 'users', 'departments']) {
           await db.schema.dropTable(table).ifExists().execute();
         }
+      },
+    },
+    // recycle bin: who deleted an item, and for descendants the deleted top item they went with
+    '2026-11-21-0001-recycle-bin': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('items').addColumn('deleted_by', big).execute();
+        await db.schema.alterTable('items').addColumn('deleted_with', big).execute();
+        await db.schema.createIndex('items_deleted_with').on('items').column('deleted_with').execute();
+        await db.schema.createIndex('items_deleted_at').on('items').column('deleted_at').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('items_deleted_at').ifExists().execute();
+        await db.schema.dropIndex('items_deleted_with').ifExists().execute();
+        await db.schema.alterTable('items').dropColumn('deleted_with').execute();
+        await db.schema.alterTable('items').dropColumn('deleted_by').execute();
+      },
+    },
+    // organisation: user groups, and a normalised nickname so that user search can compare
+    // case-insensitively the same way on SQLite and PostgreSQL
+    '2026-11-21-0002-groups-user-search': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('groups')
+          .addColumn('id', big, idColumn)
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('group_members')
+          .addColumn('group_id', big, (c) => c.notNull().references('groups.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'user_id'])
+          .execute();
+        await db.schema.createIndex('group_members_user').on('group_members').column('user_id').execute();
+
+        await db.schema.alterTable('users').addColumn('nick_name_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+        const users: { id: number; nick_name: string }[] = await db.selectFrom('users').select(['id', 'nick_name']).execute();
+        for (const u of users) {
+          const key = u.nick_name.trim().normalize('NFKC').toLowerCase();
+          await db.updateTable('users').set({ nick_name_key: key }).where('id', '=', u.id).execute();
+        }
+        // the search pages enabled users by user name; department subtrees are found by path
+        await db.schema.createIndex('users_search').on('users').columns(['disabled', 'user_name_key', 'id']).execute();
+        await db.schema.createIndex('departments_path').on('departments').column('path').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('departments_path').ifExists().execute();
+        await db.schema.dropIndex('users_search').ifExists().execute();
+        await db.schema.alterTable('users').dropColumn('nick_name_key').execute();
+        await db.schema.dropTable('group_members').ifExists().execute();
+        await db.schema.dropTable('groups').ifExists().execute();
       },
     },
   };

@@ -20,6 +20,8 @@ export interface UsersTable {
   /** normalised user name (trimmed, NFKC, lower case): unique */
   user_name_key: string;
   nick_name: string;
+  /** normalised nickname (trimmed, NFKC, lower case): what user search compares */
+  nick_name_key: string;
   password_hash: string;
   dept_id: number | null;
   avatar: string;
@@ -83,6 +85,10 @@ export interface ItemsTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** the user who sent the item to the recycle bin */
+  deleted_by: Generated<number | null>;
+  /** set on the descendants of a deleted item: the id of that deleted (top) item */
+  deleted_with: Generated<number | null>;
 }
 
 export interface LoginFailuresTable {
@@ -93,6 +99,18 @@ export interface LoginFailuresTable {
   created_at: number;
 }
 
+export interface GroupsTable {
+  id: Generated<number>;
+  /** unique */
+  name: string;
+  created_at: number;
+}
+
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -100,6 +118,8 @@ export interface Database {
   settings: SettingsTable;
   items: ItemsTable;
   login_failures: LoginFailuresTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -109,3 +129,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type DepartmentRow = Selectable<DepartmentsTable>;
+export type GroupRow = Selectable<GroupsTable>;

@@ -2,7 +2,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
 import { FeaturePolicySchema } from '../settings/schemas';
-import { CreateUserBodySchema, CreateUserResultSchema, DisableResultSchema, RevokeResultSchema, UserIdParamsSchema } from './schemas';
+import { DepartmentSchema, GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
+import {
+  AdminUserSchema,
+  CreateDepartmentBodySchema,
+  CreateUserBodySchema,
+  CreateUserResultSchema,
+  DeletedResultSchema,
+  DeptIdParamsSchema,
+  DisableResultSchema,
+  EnableResultSchema,
+  GroupBodySchema,
+  GroupMembersBodySchema,
+  ResetPasswordBodySchema,
+  ResetPasswordResultSchema,
+  RevokeResultSchema,
+  UpdateDepartmentBodySchema,
+  UpdateUserBodySchema,
+  UserIdParamsSchema,
+} from './schemas';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.services.admin;
@@ -41,6 +59,50 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/Admin/Users/:userId/Enable',
+    {
+      schema: {
+        tags,
+        summary: '启用用户',
+        description: `停用的反操作：该账号可以再次登录。${only}`,
+        params: UserIdParamsSchema,
+        response: { 200: Envelope(EnableResultSchema) },
+      },
+    },
+    async (req) => ok(await admin.enableUser(req.user(), req.params.userId)),
+  );
+
+  app.put(
+    '/Admin/Users/:userId',
+    {
+      schema: {
+        tags,
+        summary: '修改用户',
+        description: `修改昵称、部门和角色标志，未给出的字段不变。${only}`,
+        params: UserIdParamsSchema,
+        body: UpdateUserBodySchema,
+        response: { 200: Envelope(AdminUserSchema) },
+      },
+    },
+    async (req) => ok(await admin.updateUser(req.user(), req.params.userId, req.body)),
+  );
+
+  app.post(
+    '/Admin/Users/:userId/ResetPassword',
+    {
+      schema: {
+        tags,
+        summary: '重置用户密码',
+        description: `新密码须符合密码策略；该用户的全部会话随即失效（返回 401）。${only}`,
+        params: UserIdParamsSchema,
+        body: ResetPasswordBodySchema,
+        response: { 200: Envelope(ResetPasswordResultSchema) },
+      },
+    },
+    async (req) => ok(await admin.resetPassword(req.user(), req.params.userId, req.body.password)),
+  );
+
+  app.post(
     '/Admin/Users/:userId/RevokeSessions',
     {
       schema: {
@@ -52,6 +114,107 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await admin.revokeSessions(req.user(), req.params.userId)),
+  );
+
+  app.post(
+    '/Admin/Departments',
+    {
+      schema: {
+        tags,
+        summary: '新建部门',
+        description: `同一上级部门下名称不能重复（409、code 40901）。${only}`,
+        body: CreateDepartmentBodySchema,
+        response: { 200: Envelope(DepartmentSchema) },
+      },
+    },
+    async (req) => ok(await admin.createDepartment(req.user(), req.body)),
+  );
+
+  app.put(
+    '/Admin/Departments/:id',
+    {
+      schema: {
+        tags,
+        summary: '重命名或移动部门',
+        description: `移动时连同全部下级部门一起移动；移到自身或下级部门中得到 400、code 40002。${only}`,
+        params: DeptIdParamsSchema,
+        body: UpdateDepartmentBodySchema,
+        response: { 200: Envelope(DepartmentSchema) },
+      },
+    },
+    async (req) => ok(await admin.updateDepartment(req.user(), req.params.id, req.body)),
+  );
+
+  app.delete(
+    '/Admin/Departments/:id',
+    {
+      schema: {
+        tags,
+        summary: '删除部门',
+        description: `部门下还有用户或下级部门时拒绝（409、code 40902）；根部门不能删除。${only}`,
+        params: DeptIdParamsSchema,
+        response: { 200: Envelope(DeletedResultSchema) },
+      },
+    },
+    async (req) => ok(await admin.deleteDepartment(req.user(), req.params.id)),
+  );
+
+  app.post(
+    '/Admin/Groups',
+    {
+      schema: {
+        tags,
+        summary: '新建用户组',
+        description: `名称不能重复（409、code 40901）。${only}`,
+        body: GroupBodySchema,
+        response: { 200: Envelope(GroupSchema) },
+      },
+    },
+    async (req) => ok(await admin.createGroup(req.user(), req.body)),
+  );
+
+  app.put(
+    '/Admin/Groups/:id',
+    {
+      schema: {
+        tags,
+        summary: '重命名用户组',
+        description: only,
+        params: GroupIdParamsSchema,
+        body: GroupBodySchema,
+        response: { 200: Envelope(GroupSchema) },
+      },
+    },
+    async (req) => ok(await admin.renameGroup(req.user(), req.params.id, req.body)),
+  );
+
+  app.delete(
+    '/Admin/Groups/:id',
+    {
+      schema: {
+        tags,
+        summary: '删除用户组',
+        description: `成员关系一并删除，用户本身不受影响。${only}`,
+        params: GroupIdParamsSchema,
+        response: { 200: Envelope(DeletedResultSchema) },
+      },
+    },
+    async (req) => ok(await admin.deleteGroup(req.user(), req.params.id)),
+  );
+
+  app.put(
+    '/Admin/Groups/:id/Members',
+    {
+      schema: {
+        tags,
+        summary: '设置用户组成员',
+        description: `用给出的用户替换全部成员；有不存在的用户 id 时整体拒绝（400、code 40001）。${only}`,
+        params: GroupIdParamsSchema,
+        body: GroupMembersBodySchema,
+        response: { 200: Envelope(GroupSchema) },
+      },
+    },
+    async (req) => ok(await admin.setGroupMembers(req.user(), req.params.id, req.body)),
   );
 
   app.put(

@@ -1,15 +1,37 @@
-// 云文档 administration: users, their sessions and the feature policy.
+// 云文档 administration: users, their sessions, departments, groups and the feature policy.
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
+import { revokeSessionsOfUser } from '../auth/repository';
 import type { AuthService } from '../auth/service';
+import type { Department, Group } from '../organizations/schemas';
+import type { OrganizationsService } from '../organizations/service';
 import type { FeaturePolicy } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
-import { findUserById } from '../users/repository';
+import { findUserById, updateUserFields } from '../users/repository';
 import { isSystemAdmin, type UsersService } from '../users/service';
 import { setUserDisabled } from './repository';
-import type { CreateUserBody } from './schemas';
+import type {
+  AdminUser,
+  CreateDepartmentBody,
+  CreateUserBody,
+  GroupBody,
+  GroupMembersBody,
+  UpdateDepartmentBody,
+  UpdateUserBody,
+} from './schemas';
+
+const toAdminUser = (u: UserRow): AdminUser => ({
+  userId: String(u.id),
+  userName: u.user_name,
+  nickName: u.nick_name,
+  deptId: u.dept_id === null ? null : String(u.dept_id),
+  isDocAdmin: u.is_doc_admin === 1,
+  isFlowAdmin: u.is_flow_admin === 1,
+  isTagAdmin: u.is_tag_admin === 1,
+  disabled: u.disabled === 1,
+});
 
 export class AdminService {
   constructor(
@@ -17,6 +39,7 @@ export class AdminService {
     private readonly users: UsersService,
     private readonly auth: AuthService,
     private readonly settings: SettingsService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   /** Every admin call starts here: 403/40301 for anyone but a system administrator. */
@@ -59,11 +82,87 @@ export class AdminService {
     return { userId: String(user.id) };
   }
 
+  /** The counterpart of disableUser: the account may sign in again. */
+  async enableUser(caller: UserRow, userIdText: string): Promise<{ userId: string }> {
+    this.assertAdmin(caller);
+    const user = await this.targetUser(userIdText);
+    await setUserDisabled(this.db, user.id, false, Date.now());
+    return { userId: String(user.id) };
+  }
+
+  async updateUser(caller: UserRow, userIdText: string, body: UpdateUserBody): Promise<AdminUser> {
+    this.assertAdmin(caller);
+    const user = await this.targetUser(userIdText);
+    let deptId: number | null | undefined = undefined;
+    if (body.deptId !== undefined) {
+      deptId = body.deptId === null ? null : parseId(body.deptId);
+      if (body.deptId !== null && deptId === null) throw badRequest('所选部门不存在');
+    }
+    const updated = await this.users.updateUser(user, {
+      nickName: body.nickName,
+      deptId,
+      isDocAdmin: body.isDocAdmin,
+      isFlowAdmin: body.isFlowAdmin,
+      isTagAdmin: body.isTagAdmin,
+    });
+    return toAdminUser(updated);
+  }
+
+  /** Sets a new password and ends every session of the user in the same transaction. */
+  async resetPassword(caller: UserRow, userIdText: string, password: string): Promise<{ userId: string; revoked: number }> {
+    this.assertAdmin(caller);
+    const user = await this.targetUser(userIdText);
+    const passwordHash = await this.users.newPasswordHash(password);
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      await updateUserFields(trx, user.id, { password_hash: passwordHash }, now);
+      return revokeSessionsOfUser(trx, user.id, now);
+    });
+    return { userId: String(user.id), revoked };
+  }
+
   /** Every live session of the user answers 401 from now on. */
   async revokeSessions(caller: UserRow, userIdText: string): Promise<{ revoked: number }> {
     this.assertAdmin(caller);
     const user = await this.targetUser(userIdText);
     return { revoked: await this.auth.revokeUserSessions(user.id) };
+  }
+
+  // ---- departments and groups ----
+
+  async createDepartment(caller: UserRow, body: CreateDepartmentBody): Promise<Department> {
+    this.assertAdmin(caller);
+    return this.organizations.createDepartment(body);
+  }
+
+  async updateDepartment(caller: UserRow, idText: string, body: UpdateDepartmentBody): Promise<Department> {
+    this.assertAdmin(caller);
+    return this.organizations.updateDepartment(idText, body);
+  }
+
+  async deleteDepartment(caller: UserRow, idText: string): Promise<{ id: string }> {
+    this.assertAdmin(caller);
+    return this.organizations.deleteDepartment(idText);
+  }
+
+  async createGroup(caller: UserRow, body: GroupBody): Promise<Group> {
+    this.assertAdmin(caller);
+    return this.organizations.createGroup(body);
+  }
+
+  async renameGroup(caller: UserRow, idText: string, body: GroupBody): Promise<Group> {
+    this.assertAdmin(caller);
+    return this.organizations.renameGroup(idText, body);
+  }
+
+  async deleteGroup(caller: UserRow, idText: string): Promise<{ id: string }> {
+    this.assertAdmin(caller);
+    return this.organizations.deleteGroup(idText);
+  }
+
+  async setGroupMembers(caller: UserRow, idText: string, body: GroupMembersBody): Promise<Group> {
+    this.assertAdmin(caller);
+    return this.organizations.setGroupMembers(idText, body);
   }
 
   async updateFeaturePolicy(caller: UserRow, policy: FeaturePolicy): Promise<FeaturePolicy> {

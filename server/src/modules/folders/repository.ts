@@ -127,21 +127,179 @@ export async function listChildren(
   const folderCount = Number(counts.find((c) => Number(c.type_order) === 0)?.n ?? 0);
   const total = counts.reduce((sum, c) => sum + Number(c.n), 0);
 
-  const dir = o.sortOrder;
-  const range = (typeOrder: number, offset: number, limit: number) => {
+  const fileCount = total - folderCount;
+  // one sorted range (folders or files) of `size` rows; past its middle the index is walked
+  // from the other end, so the last page costs what the first does
+  const range = async (typeOrder: number, size: number, offset: number, limit: number) => {
+    const take = Math.min(limit, size - offset);
+    if (take <= 0) return [];
+    const fromEnd = offset > size / 2;
+    const dir = fromEnd ? (o.sortOrder === 'asc' ? 'desc' : 'asc') : o.sortOrder;
     let q = filtered.selectAll('items').where('items.type_order', '=', typeOrder);
     if (o.sortField === 'size') q = q.orderBy('items.size', dir);
     else if (o.sortField === 'updatedAt') q = q.orderBy('items.updated_at', dir);
     else if (o.sortField === 'type') q = q.orderBy('items.extension', dir);
-    return q.orderBy('items.name_key', dir).orderBy('items.id', dir).limit(limit).offset(offset).execute();
+    const rows = await q
+      .orderBy('items.name_key', dir)
+      .orderBy('items.id', dir)
+      .limit(take)
+      .offset(fromEnd ? size - offset - take : offset)
+      .execute();
+    return fromEnd ? rows.reverse() : rows;
   };
 
   let page: ItemRow[] = [];
   if (o.offset < folderCount) {
-    page = await range(0, o.offset, o.limit);
-    if (page.length < o.limit && total > folderCount) page = page.concat(await range(1, 0, o.limit - page.length));
+    page = await range(0, folderCount, o.offset, o.limit);
+    if (page.length < o.limit && fileCount > 0) page = page.concat(await range(1, fileCount, 0, o.limit - page.length));
   } else if (o.offset < total) {
-    page = await range(1, o.offset - folderCount, o.limit);
+    page = await range(1, fileCount, o.offset - folderCount, o.limit);
   }
   return { rows: await withOwnerNames(db, page), total };
+}
+
+/** Length in characters (code points), as SQLite's and PostgreSQL's substr count them. */
+function charLength(text: string): number {
+  return [...text].length;
+}
+
+/** LIKE pattern of every row below an id path (ids and slashes hold no wildcard). */
+export function belowPath(idPath: string): string {
+  return `${idPath}/%`;
+}
+
+/** The live item holding a name in a folder, if any. */
+export async function liveNameOwner(db: Kysely<Database>, parentId: number, nameKey: string): Promise<ItemRow | undefined> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('parent_id', '=', parentId)
+    .where('name_key', '=', nameKey)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function findItemsWithOwner(db: Kysely<Database>, ids: number[]): Promise<ItemWithOwner[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return withOwner(db).where('items.id', 'in', ids).execute();
+}
+
+/**
+ * Gives an item and all its descendants (live or deleted) new paths in set-based UPDATEs:
+ * the item's old id path and name path are prefixes of every descendant's, so the prefix is
+ * replaced. Space and owner follow a move into another space.
+ */
+export async function rewriteSubtree(
+  db: Kysely<Database>,
+  item: Pick<ItemRow, 'id' | 'id_path' | 'name_path'>,
+  to: { idPath: string; namePath: string; spaceType?: number; ownerId?: number },
+): Promise<void> {
+  const idCut = charLength(item.id_path) + 1;
+  const nameCut = charLength(item.name_path) + 1;
+  await db
+    .updateTable('items')
+    .set({
+      id_path: sql<string>`cast(${to.idPath} as text) || substr(id_path, ${idCut})`,
+      name_path: sql<string>`cast(${to.namePath} as text) || substr(name_path, ${nameCut})`,
+      ...(to.spaceType !== undefined ? { space_type: to.spaceType } : {}),
+      ...(to.ownerId !== undefined ? { owner_id: to.ownerId } : {}),
+    })
+    .where((eb) => eb.or([eb('id', '=', item.id), eb('id_path', 'like', belowPath(item.id_path))]))
+    .execute();
+}
+
+/** Sends an item to the recycle bin: its live descendants go with it (and stay out of listings). */
+export async function markDeleted(db: Kysely<Database>, item: Pick<ItemRow, 'id' | 'id_path'>, userId: number, now: number): Promise<void> {
+  await db
+    .updateTable('items')
+    .set({ deleted_at: now, deleted_by: userId, deleted_with: item.id })
+    .where('id_path', 'like', belowPath(item.id_path))
+    .where('deleted_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('items')
+    .set({ deleted_at: now, deleted_by: userId, deleted_with: null })
+    .where('id', '=', item.id)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/** Brings a deleted (top) item and what went with it back to life. */
+export async function markRestored(db: Kysely<Database>, topId: number): Promise<void> {
+  await db
+    .updateTable('items')
+    .set({ deleted_at: null, deleted_by: null, deleted_with: null })
+    .where((eb) => eb.or([eb('id', '=', topId), eb('deleted_with', '=', topId)]))
+    .execute();
+}
+
+/**
+ * Removes deleted (top) items and what went with them for good. Items deleted separately
+ * earlier that still hang below them are detached (parent_id null) and restore into the root.
+ */
+export async function purgeDeleted(db: Kysely<Database>, topIds: number[]): Promise<void> {
+  if (!topIds.length) return;
+  const inSet = (eb: any) => eb.or([eb('id', 'in', topIds), eb('deleted_with', 'in', topIds)]);
+  const setIds = db
+    .selectFrom('items')
+    .select('id')
+    .where((eb) => inSet(eb));
+  // every row that hangs below a purged row lets go of it: the purged rows themselves, and
+  // the earlier deleted ones that stay in the bin
+  await db.updateTable('items').set({ parent_id: null }).where('parent_id', 'in', setIds).execute();
+  await db.deleteFrom('items').where((eb) => inSet(eb)).execute();
+}
+
+/** The live subtree of an item (the item first, then by depth). */
+export async function liveSubtree(db: Kysely<Database>, item: Pick<ItemRow, 'id' | 'id_path'>): Promise<ItemRow[]> {
+  const rows = await db
+    .selectFrom('items')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', item.id), eb('id_path', 'like', belowPath(item.id_path))]))
+    .where('deleted_at', 'is', null)
+    .execute();
+  const depth = (r: ItemRow) => r.id_path.split('/').length;
+  return rows.sort((a, b) => depth(a) - depth(b) || a.id - b.id);
+}
+
+export interface TreeRow {
+  id: number;
+  parent_id: number | null;
+  name: string;
+  id_path: string;
+  name_path: string;
+  space_type: number;
+  has_children: number;
+}
+
+/** The live child folders of a folder, by name, each with whether it has child folders. */
+export async function childFolders(db: Kysely<Database>, parentId: number): Promise<TreeRow[]> {
+  const rows = await db
+    .selectFrom('items as f')
+    .select(['f.id', 'f.parent_id', 'f.name', 'f.id_path', 'f.name_path', 'f.space_type'])
+    .select((eb) =>
+      eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('items as c')
+              .select('c.id')
+              .whereRef('c.parent_id', '=', 'f.id')
+              .where('c.type', '=', 'folder')
+              .where('c.deleted_at', 'is', null),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end()
+        .as('has_children'),
+    )
+    .where('f.parent_id', '=', parentId)
+    .where('f.type', '=', 'folder')
+    .where('f.deleted_at', 'is', null)
+    .orderBy('f.name_key')
+    .orderBy('f.id')
+    .execute();
+  return rows.map((r) => ({ ...r, has_children: Number(r.has_children) }));
 }

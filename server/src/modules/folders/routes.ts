@@ -2,7 +2,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
-import { CreateFileBodySchema, FolderItemsSchema, ItemSchema, ItemsParamsSchema, ItemsQuerySchema } from './schemas';
+import { fileActions } from './service';
+import {
+  ActionsQuerySchema,
+  CreateFileBodySchema,
+  DeleteResultSchema,
+  FileActionsSchema,
+  FolderItemsSchema,
+  IdListSchema,
+  IdParamsSchema,
+  ItemSchema,
+  ItemsParamsSchema,
+  ItemsQuerySchema,
+  OperationBodySchema,
+  OperationResultSchema,
+  RenameQuerySchema,
+  TreeNodeSchema,
+} from './schemas';
 
 export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const folders = app.services.folders;
@@ -45,4 +61,101 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => ok(await folders.createFile(req.user(), req.body)),
   );
+  app.get(
+    '/User/Folders/Personal/FolderTree',
+    { schema: { tags: ['文件'], summary: '个人空间文件夹树：根目录及其子文件夹', response: { 200: Envelope(Type.Array(TreeNodeSchema)) } } },
+    async (req) => ok(await folders.folderTree(req.user(), 'personal')),
+  );
+
+  app.get(
+    '/User/Folders/Public/FolderTree',
+    { schema: { tags: ['文件'], summary: '企业空间文件夹树：根目录及其子文件夹', response: { 200: Envelope(Type.Array(TreeNodeSchema)) } } },
+    async (req) => ok(await folders.folderTree(req.user(), 'public')),
+  );
+
+  app.get(
+    '/User/Folders/:id/TreeNodes',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '子文件夹（文件夹树的一层）',
+        params: IdParamsSchema,
+        response: { 200: Envelope(Type.Array(TreeNodeSchema)) },
+      },
+    },
+    async (req) => ok(await folders.treeNodes(req.user(), req.params.id)),
+  );
+
+  app.get(
+    '/User/Files/Actions',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '某类文件可用的操作（能否预览、编辑）',
+        querystring: ActionsQuerySchema,
+        response: { 200: Envelope(FileActionsSchema) },
+      },
+    },
+    async (req) => {
+      req.user();
+      return ok(fileActions(req.query.extension));
+    },
+  );
+
+  app.get(
+    '/User/Files/:id',
+    { schema: { tags: ['文件'], summary: '文件或文件夹详情', params: IdParamsSchema, response: { 200: Envelope(ItemSchema) } } },
+    async (req) => ok(await folders.getItem(req.user(), req.params.id)),
+  );
+
+  app.put(
+    '/User/Files/Rename/:id',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '重命名（子项的路径随之更新）',
+        description: '同名（不区分大小写）返回 HTTP 409、code 40901；根目录不能重命名。',
+        params: IdParamsSchema,
+        querystring: RenameQuerySchema,
+        response: { 200: Envelope(ItemSchema) },
+      },
+    },
+    async (req) => ok(await folders.rename(req.user(), req.params.id, req.query.fileName)),
+  );
+
+  app.delete(
+    '/User/Files',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '删除到回收站（全部成功或全部不做）',
+        description: '任一项不可见返回 404，无权删除返回 HTTP 403、code 40301，此时什么都不会删除。',
+        body: IdListSchema,
+        response: { 200: Envelope(DeleteResultSchema) },
+      },
+    },
+    async (req) => ok(await folders.deleteItems(req.user(), req.body)),
+  );
+
+  for (const [path, mode, summary] of [
+    ['/User/Files/Move', 'move', '移动'],
+    ['/User/Files/Copy', 'copy', '复制'],
+  ] as const) {
+    app.post(
+      path,
+      {
+        schema: {
+          tags: ['文件'],
+          summary: `${summary}文件或文件夹`,
+          description:
+            '目标文件夹中有同名项且未给出 strategy 时什么都不做，返回 conflictType 1 与可选策略；' +
+            '策略 1 覆盖（原有项进入回收站），2 重命名，3 跳过；0 新版本在文件有版本之前不提供（40001）。' +
+            '将文件夹移动或复制到其自身或子文件夹中返回 HTTP 400、code 40002。',
+          body: OperationBodySchema,
+          response: { 200: Envelope(OperationResultSchema) },
+        },
+      },
+      async (req) => ok(await folders.transfer(req.user(), req.body, mode)),
+    );
+  }
 };

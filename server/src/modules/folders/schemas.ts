@@ -56,3 +56,60 @@ export const CreateFileBodySchema = Type.Object({
   type: Type.Union([Type.Literal('folder'), Type.Literal('file')]),
 });
 export type CreateFileBody = Static<typeof CreateFileBodySchema>;
+
+export const IdParamsSchema = Type.Object({ id: IdString('文件或文件夹 id') });
+
+export const RenameQuerySchema = Type.Object({
+  fileName: Type.String({ maxLength: 1000, description: '新名称：去掉首尾空白后 1–150 个字符，不能包含 / \\ 或控制字符' }),
+});
+export type RenameQuery = Static<typeof RenameQuerySchema>;
+
+export const IdListSchema = Type.Array(IdString(), { minItems: 1, maxItems: 1000, description: 'id 列表' });
+
+export const DeleteResultSchema = Type.Object({ deleted: Type.Integer({ description: '放入回收站的项数' }) });
+
+export const OperationBodySchema = Type.Object({
+  ids: IdListSchema,
+  targetId: IdString('目标文件夹 id'),
+  strategy: Type.Optional(
+    // an enum without a type: Ajv's type coercion would read null as 0 (or 0 as null)
+    Type.Unsafe<0 | 1 | 2 | 3 | null>({
+      enum: [0, 1, 2, 3, null],
+      description: '同名时的处理：0 新版本（暂不支持），1 覆盖，2 重命名，3 跳过；不传或 null 则只返回冲突',
+    } as never),
+  ),
+  newFileName: Type.Optional(Type.String({ maxLength: 1000, description: '重命名策略的新名称（仅当只有一个冲突时）' })),
+});
+export type OperationBody = Static<typeof OperationBodySchema>;
+
+export const OperationResultSchema = Type.Object(
+  {
+    conflictType: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '1 表示存在同名冲突，什么都没有做' }),
+    conflictInfo: Type.Union([Type.Object({ fileName: Type.String() }), Type.Null()]),
+    conflictStrategies: Type.Array(Type.Object({ name: Type.String(), value: Type.Integer() })),
+    items: Type.Array(ItemSchema),
+  },
+  { title: '移动或复制的结果' },
+);
+export type OperationResult = Static<typeof OperationResultSchema>;
+
+export const TreeNodeSchema = Type.Object(
+  {
+    id: IdString(),
+    parentId: Type.Union([IdString(), Type.Null()]),
+    name: Type.String(),
+    idPath: Type.String(),
+    namePath: Type.String(),
+    hasChildren: Type.Boolean({ description: '是否有子文件夹' }),
+  },
+  { title: '文件夹树节点' },
+);
+export type TreeNode = Static<typeof TreeNodeSchema>;
+
+export const ActionsQuerySchema = Type.Object({ extension: Type.Optional(Type.String({ maxLength: 50, description: '扩展名，可带点' })) });
+
+export const FileActionsSchema = Type.Object(
+  { previewable: Type.Boolean(), editable: Type.Boolean(), actions: Type.Array(Type.String()) },
+  { title: '文件可用操作' },
+);
+export type FileActions = Static<typeof FileActionsSchema>;

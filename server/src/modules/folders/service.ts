@@ -1,17 +1,94 @@
 // 云文档 files and folders: root folders, folder listings, creating folders and files.
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../../db/types';
-import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import type { Database, ItemRow, UserRow } from '../../db/types';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import type { TimeFormatter } from '../../lib/time';
 import type { SettingsService } from '../settings/service';
 import type { EnvironmentConfig, FeaturePolicy } from '../settings/schemas';
-import { findLiveItem, findRoot, insertItem, itemNameKey, listChildren, liveNameTaken, touchItem, type ItemWithOwner } from './repository';
+import {
+  childFolders,
+  findItemsWithOwner,
+  findLiveItem,
+  findRoot,
+  insertItem,
+  itemNameKey,
+  listChildren,
+  liveNameOwner,
+  liveNameTaken,
+  liveSubtree,
+  markDeleted,
+  rewriteSubtree,
+  touchItem,
+  type ItemWithOwner,
+  type TreeRow,
+} from './repository';
 import { accessTo, permissionsOf, SPACE_ENTERPRISE, SPACE_PERSONAL } from './rights';
-import type { CreateFileBody, FolderItems, Item, ItemsQuery } from './schemas';
+import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
 
 export const NAME_MAX_LENGTH = 150;
-const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
+export const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
+const ITEM_NOT_FOUND = '文件或文件夹不存在或已被删除';
+
+/** HTTP 400, code 40002: a folder moved or copied into itself or one of its descendants. */
+export const intoItself = () => new AppError(400, 40002, '不能将文件夹移动或复制到其自身或子文件夹中');
+
+/** The name path of an item's parent (names hold no slash). */
+export function parentNamePath(namePath: string): string {
+  const cut = namePath.lastIndexOf('/');
+  return cut < 0 ? '' : namePath.slice(0, cut);
+}
+
+export function childNamePath(parentPath: string, name: string): string {
+  return parentPath ? `${parentPath}/${name}` : name;
+}
+
+/** `名称（n）`, before the extension of a file, cut to the length limit. */
+export function numberedName(name: string, type: string, n: number): string {
+  const ext = type === 'folder' ? '' : extensionOf(name);
+  const base = ext ? name.slice(0, name.length - ext.length - 1) : name;
+  const tail = `（${n}）${ext ? name.slice(base.length) : ''}`;
+  const room = NAME_MAX_LENGTH - [...tail].length;
+  return [...base].slice(0, Math.max(1, room)).join('') + tail;
+}
+
+/** The first `名称（n）` that no live item of the folder holds. */
+export async function freeName(db: Kysely<Database>, parentId: number, name: string, type: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = numberedName(name, type, n);
+    if (!(await liveNameTaken(db, parentId, itemNameKey(candidate)))) return candidate;
+  }
+}
+
+const PREVIEWABLE = new Set([
+  'jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg', 'pdf', 'ofd', 'txt', 'md', 'json', 'xml', 'csv', 'log',
+  'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'mp4', 'webm', 'mp3', 'wav',
+]);
+const EDITABLE = new Set(['txt', 'md', 'json', 'xml', 'csv', 'log', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx']);
+
+/** What the client may offer for a file type (GET /api/User/Files/Actions). */
+export function fileActions(extensionText: string | undefined): FileActions {
+  const ext = (extensionText ?? '').trim().replace(/^\./, '').toLowerCase();
+  const previewable = PREVIEWABLE.has(ext);
+  const editable = EDITABLE.has(ext);
+  return { previewable, editable, actions: ['download', ...(previewable ? ['preview'] : []), ...(editable ? ['edit'] : [])] };
+}
+
+/** Distinct ids of a list, in order; null when one is not an id we could have issued. */
+function parseIds(ids: string[]): number[] | null {
+  const out: number[] = [];
+  for (const text of ids) {
+    const id = parseId(text);
+    if (id === null) return null;
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+/** The items that do not lie below another item of the list (those travel with it). */
+function topmost<T extends Pick<ItemRow, 'id_path'>>(items: T[]): T[] {
+  return items.filter((s) => !items.some((o) => o !== s && s.id_path.startsWith(`${o.id_path}/`)));
+}
 
 /** The trimmed name, or throws 40001 with the reason it cannot be used. */
 export function validItemName(raw: string): string {
@@ -37,7 +114,7 @@ export class FoldersService {
     private readonly formatTime: TimeFormatter,
   ) {}
 
-  private toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig): Item {
+  toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig): Item {
     const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
     return {
       id: String(row.id),
@@ -59,7 +136,7 @@ export class FoldersService {
     };
   }
 
-  private async context(user: UserRow) {
+  async context(user: UserRow) {
     const [policy, env] = await Promise.all([this.settings.policyFor(user), this.settings.environmentConfig()]);
     return { policy, env };
   }
@@ -87,10 +164,10 @@ export class FoldersService {
   }
 
   /** A live folder the caller may read, else 404. */
-  private async readableFolder(user: UserRow, idText: string, policy: FeaturePolicy): Promise<ItemWithOwner> {
+  private async readableFolder(user: UserRow, idText: string, policy: FeaturePolicy, message = '文件夹不存在或已被删除'): Promise<ItemWithOwner> {
     const id = parseId(idText);
     const folder = id === null ? undefined : await findLiveItem(this.db, id);
-    if (!folder || folder.type !== 'folder' || !accessTo(user, folder, policy).read) throw notFound('文件夹不存在或已被删除');
+    if (!folder || folder.type !== 'folder' || !accessTo(user, folder, policy).read) throw notFound(message);
     return folder;
   }
 
@@ -143,6 +220,227 @@ export class FoldersService {
     const created = await findLiveItem(this.db, id);
     if (!created) throw notFound();
     return this.toItem(created, user, policy, env);
+  }
+
+  /** Live items the caller may see, in the order asked, else 404 (the whole call fails). */
+  private async visibleItems(user: UserRow, ids: string[], policy: FeaturePolicy): Promise<ItemWithOwner[]> {
+    const parsed = parseIds(ids);
+    if (!parsed) throw notFound(ITEM_NOT_FOUND);
+    const rows = await findItemsWithOwner(this.db, parsed);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return parsed.map((id) => {
+      const row = byId.get(id);
+      if (!row || row.deleted_at !== null || !accessTo(user, row, policy).read) throw notFound(ITEM_NOT_FOUND);
+      return row;
+    });
+  }
+
+  /** GET /api/User/Files/{id} */
+  async getItem(user: UserRow, id: string): Promise<Item> {
+    const { policy, env } = await this.context(user);
+    const [row] = await this.visibleItems(user, [id], policy);
+    return this.toItem(row, user, policy, env);
+  }
+
+  /** PUT /api/User/Files/Rename/{id}?fileName=: descendants' name paths follow in the same transaction. */
+  async rename(user: UserRow, id: string, fileName: string): Promise<Item> {
+    const { policy, env } = await this.context(user);
+    const [item] = await this.visibleItems(user, [id], policy);
+    if (item.parent_id === null) throw forbidden('根目录不能重命名');
+    if (!accessTo(user, item, policy).write) throw forbidden('您没有重命名该文件或文件夹的权限');
+    const name = validItemName(fileName);
+    const parentId = item.parent_id;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const current = await findLiveItem(trx, item.id);
+        if (!current) throw notFound(ITEM_NOT_FOUND);
+        const holder = await liveNameOwner(trx, parentId, itemNameKey(name));
+        if (holder && holder.id !== item.id) throw conflict(DUPLICATE_NAME);
+        const now = Date.now();
+        const updated = await trx
+          .updateTable('items')
+          .set({ name, name_key: itemNameKey(name), extension: item.type === 'folder' ? '' : extensionOf(name), updated_at: now })
+          .where('id', '=', item.id)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw notFound(ITEM_NOT_FOUND);
+        await rewriteSubtree(trx, current, { idPath: current.id_path, namePath: childNamePath(parentNamePath(current.name_path), name) });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(DUPLICATE_NAME);
+      throw err;
+    }
+    const renamed = await findLiveItem(this.db, item.id);
+    if (!renamed) throw notFound(ITEM_NOT_FOUND);
+    return this.toItem(renamed, user, policy, env);
+  }
+
+  /** DELETE /api/User/Files: to the recycle bin, all or nothing. */
+  async deleteItems(user: UserRow, ids: string[]): Promise<{ deleted: number }> {
+    const { policy } = await this.context(user);
+    const items = await this.visibleItems(user, ids, policy);
+    for (const item of items) {
+      if (item.parent_id === null) throw forbidden('根目录不能删除');
+      if (!accessTo(user, item, policy).write) throw forbidden('您没有删除该文件或文件夹的权限');
+    }
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      for (const item of topmost(items)) {
+        const still = await findLiveItem(trx, item.id);
+        if (!still || still.id_path !== item.id_path) throw notFound(ITEM_NOT_FOUND);
+        await markDeleted(trx, item, user.id, now);
+        if (item.parent_id !== null) await touchItem(trx, item.parent_id, now);
+      }
+    });
+    return { deleted: items.length };
+  }
+
+  /** POST /api/User/Files/Move and /Copy (docs/integration.md, "File operations"). */
+  async transfer(user: UserRow, body: OperationBody, mode: 'move' | 'copy'): Promise<OperationResult> {
+    const { policy, env } = await this.context(user);
+    const sources = await this.visibleItems(user, body.ids, policy);
+    const target = await this.readableFolder(user, body.targetId, policy, '目标文件夹不存在或已被删除');
+    for (const s of sources) {
+      if (s.parent_id === null) throw forbidden(mode === 'move' ? '根目录不能移动' : '根目录不能复制');
+      if (mode === 'move' && !accessTo(user, s, policy).write) throw forbidden('您没有移动该文件或文件夹的权限');
+    }
+    if (!accessTo(user, target, policy).write) throw forbidden('您没有在目标文件夹中放入文件的权限');
+    for (const s of sources) {
+      if (target.id_path === s.id_path || target.id_path.startsWith(`${s.id_path}/`)) throw intoItself();
+    }
+    const strategy = body.strategy ?? null;
+    if (strategy === 0) throw badRequest('暂不支持保存为新版本，请选择覆盖、重命名或跳过');
+
+    // moving an item into the folder it is in changes nothing
+    const work = topmost(sources).filter((s) => !(mode === 'move' && s.parent_id === target.id));
+    const movedIn = topmost(sources).filter((s) => mode === 'move' && s.parent_id === target.id);
+    const spaceChanges = (s: ItemRow) => s.space_type !== target.space_type;
+    const ownerIn = (s: ItemRow) => (target.space_type === SPACE_PERSONAL ? target.owner_id : spaceChanges(s) || mode === 'copy' ? user.id : s.owner_id);
+
+    let outcome: OperationResult | number[];
+    try {
+      outcome = await this.db.transaction().execute(async (trx): Promise<OperationResult | number[]> => {
+        // the conflicts, before anything changes
+        const conflicts: ItemRow[] = [];
+        const seen = new Set<string>();
+        for (const s of work) {
+          if (seen.has(s.name_key) || (await liveNameOwner(trx, target.id, s.name_key))) conflicts.push(s);
+          seen.add(s.name_key);
+        }
+        if (conflicts.length && strategy === null) {
+          const first = conflicts[0];
+          // 新版本 (0) is offered once files keep versions; until then it is not a choice
+          const strategies = [
+            { name: '覆盖', value: 1 },
+            { name: '重命名', value: 2 },
+            { name: '跳过', value: 3 },
+          ];
+          return { conflictType: 1, conflictInfo: { fileName: first.name }, conflictStrategies: strategies, items: [] };
+        }
+
+        const now = Date.now();
+        const done: number[] = movedIn.map((s) => s.id);
+        for (const s of work) {
+          const current = await findLiveItem(trx, s.id);
+          if (!current || current.id_path !== s.id_path || current.name_path !== s.name_path) throw notFound(ITEM_NOT_FOUND);
+          let name = s.name;
+          const holder = await liveNameOwner(trx, target.id, s.name_key);
+          if (holder) {
+            if (strategy === 3) continue;
+            if (strategy === 1) {
+              if (holder.id === s.id) continue; // a copy over itself: nothing to replace
+              if (s.id_path.startsWith(`${holder.id_path}/`)) throw badRequest('不能用文件夹中的内容覆盖该文件夹本身');
+              if (!accessTo(user, holder, policy).write) throw forbidden('您没有覆盖目标位置同名项的权限');
+              await markDeleted(trx, holder, user.id, now);
+            } else if (strategy === 2) {
+              const wanted = conflicts.length === 1 && body.newFileName !== undefined ? validItemName(body.newFileName) : null;
+              if (wanted !== null) {
+                if (await liveNameTaken(trx, target.id, itemNameKey(wanted))) throw conflict(DUPLICATE_NAME);
+                name = wanted;
+              } else {
+                name = await freeName(trx, target.id, s.name, s.type);
+              }
+            }
+          }
+          const extension = s.type === 'folder' ? '' : name === s.name ? s.extension : extensionOf(name);
+          if (mode === 'move') {
+            await trx
+              .updateTable('items')
+              .set({ parent_id: target.id, name, name_key: itemNameKey(name), extension, updated_at: now })
+              .where('id', '=', s.id)
+              .execute();
+            await rewriteSubtree(trx, s, {
+              idPath: `${target.id_path}/${s.id}`,
+              namePath: childNamePath(target.name_path, name),
+              ...(spaceChanges(s) ? { spaceType: target.space_type, ownerId: ownerIn(s) } : {}),
+            });
+            if (s.parent_id !== null) await touchItem(trx, s.parent_id, now);
+            done.push(s.id);
+          } else {
+            const copies = new Map<number, ItemRow>();
+            for (const r of await liveSubtree(trx, s)) {
+              const parent = r.id === s.id ? target : r.parent_id !== null ? copies.get(r.parent_id) : undefined;
+              if (!parent) continue;
+              const copy = await insertItem(trx, {
+                parent,
+                spaceType: target.space_type,
+                ownerId: ownerIn(s),
+                name: r.id === s.id ? name : r.name,
+                type: r.type,
+                extension: r.id === s.id ? extension : r.extension,
+                size: Number(r.size),
+                now,
+              });
+              copies.set(r.id, copy);
+            }
+            const top = copies.get(s.id);
+            if (top) done.push(top.id);
+          }
+        }
+        await touchItem(trx, target.id, now);
+        return done;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(DUPLICATE_NAME);
+      throw err;
+    }
+    if (!Array.isArray(outcome)) return outcome;
+    const rows = await findItemsWithOwner(this.db, outcome);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const items = outcome.flatMap((id) => {
+      const row = byId.get(id);
+      return row && row.deleted_at === null ? [this.toItem(row, user, policy, env)] : [];
+    });
+    return { conflictType: 0, conflictInfo: null, conflictStrategies: [], items };
+  }
+
+  private toTreeNode(row: TreeRow | ItemWithOwner, hasChildren: boolean, env: EnvironmentConfig): TreeNode {
+    const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
+    return {
+      id: String(row.id),
+      parentId: row.parent_id === null ? null : String(row.parent_id),
+      name: row.parent_id === null ? rootName : row.name,
+      idPath: row.id_path,
+      namePath: row.name_path ? `${rootName}/${row.name_path}` : rootName,
+      hasChildren,
+    };
+  }
+
+  /** GET /api/User/Folders/{id}/TreeNodes: the child folders. */
+  async treeNodes(user: UserRow, id: string): Promise<TreeNode[]> {
+    const { policy, env } = await this.context(user);
+    const folder = await this.readableFolder(user, id, policy);
+    return (await childFolders(this.db, folder.id)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
+  }
+
+  /** GET /api/User/Folders/Personal/FolderTree and /Public/FolderTree: the root, then its child folders. */
+  async folderTree(user: UserRow, space: 'personal' | 'public'): Promise<TreeNode[]> {
+    const roots = space === 'personal' ? await this.personalRoots(user) : await this.publicRoots(user);
+    if (!roots.length) return [];
+    const { policy, env } = await this.context(user);
+    const root = await this.readableFolder(user, roots[0].id, policy);
+    const children = (await childFolders(this.db, root.id)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
+    return [this.toTreeNode(root, children.length > 0, env), ...children];
   }
 
   /** Creates the personal root folder of a user (with the user, or repaired later). */

@@ -22,3 +22,56 @@ export interface DepartmentNode {
 }
 
 export type DepartmentNodeStatic = Static<typeof DepartmentNodeSchema>;
+
+export const DepartmentSchema = Type.Object(
+  {
+    id: IdString(),
+    parentId: Type.Union([IdString(), Type.Null()]),
+    name: Type.String(),
+    path: Type.String({ description: '从根部门到本部门的 id，以 / 分隔' }),
+  },
+  { title: '部门（不含下级）' },
+);
+export type Department = Static<typeof DepartmentSchema>;
+
+export const OrgUserSchema = Type.Object(
+  {
+    userId: IdString(),
+    userName: Type.String(),
+    nickName: Type.String(),
+    deptId: Type.Union([IdString(), Type.Null()]),
+    deptName: Type.String({ description: '部门名称，无部门时为空' }),
+  },
+  { title: '组织中的用户' },
+);
+export type OrgUser = Static<typeof OrgUserSchema>;
+
+export const OrgUserPageSchema = Type.Object({ data: Type.Array(OrgUserSchema), total: Type.Integer() }, { title: '用户分页' });
+export type OrgUserPage = Static<typeof OrgUserPageSchema>;
+
+const Paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1, description: '页码，从 1 开始' })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: '每页条数，最多 1000' })),
+};
+
+export const OrgUsersQuerySchema = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 64, description: '按用户名或昵称筛选（包含即可，不区分大小写）' })),
+  deptId: Type.Optional(Type.Union([IdString('部门 id：只列出该部门及其下级部门的用户'), Type.Literal('')])),
+  ...Paging,
+});
+export type OrgUsersQuery = Static<typeof OrgUsersQuerySchema>;
+
+export const PagingQuerySchema = Type.Object(Paging);
+export type PagingQuery = Static<typeof PagingQuerySchema>;
+
+export const GroupSchema = Type.Object(
+  {
+    id: IdString(),
+    name: Type.String(),
+    memberCount: Type.Integer({ description: '已启用的成员数' }),
+  },
+  { title: '用户组' },
+);
+export type Group = Static<typeof GroupSchema>;
+
+export const GroupIdParamsSchema = Type.Object({ id: IdString('用户组 id') });

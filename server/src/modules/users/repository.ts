@@ -1,11 +1,14 @@
 // Users of 云文档.
 import type { Kysely } from 'kysely';
-import type { Database, NewUser, UserRow } from '../../db/types';
+import type { Database, NewUser, UserRow, UserUpdate } from '../../db/types';
 
 /** Normalised user name: what uniqueness and sign-in compare. */
 export function userNameKey(userName: string): string {
   return userName.trim().normalize('NFKC').toLowerCase();
 }
+
+/** Normalised text for user search (user names and nicknames), the same rule as userNameKey. */
+export const searchKey = userNameKey;
 
 export function findUserById(db: Kysely<Database>, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -32,6 +35,26 @@ export async function setUserDisabled(db: Kysely<Database>, id: number, disabled
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
+}
+
+/** Ids among `ids` that belong to no user. */
+export async function unknownUserIds(db: Kysely<Database>, ids: number[]): Promise<number[]> {
+  const found = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.selectFrom('users').select('id').where('id', 'in', chunk).execute();
+    for (const r of rows) found.add(Number(r.id));
+  }
+  return ids.filter((id) => !found.has(id));
+}
+
+export async function updateUserFields(
+  db: Kysely<Database>,
+  id: number,
+  values: Pick<UserUpdate, 'nick_name' | 'nick_name_key' | 'dept_id' | 'is_doc_admin' | 'is_flow_admin' | 'is_tag_admin' | 'password_hash'>,
+  now: number,
+): Promise<void> {
+  await db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', id).execute();
 }
 
 export async function markSignedIn(db: Kysely<Database>, id: number, now: number): Promise<void> {

@@ -8,7 +8,7 @@ import type { FoldersService } from '../folders/service';
 import { findDepartment } from '../organizations/repository';
 import type { OrganizationsService } from '../organizations/service';
 import type { SettingsService } from '../settings/service';
-import { departmentName, findUserByKey, insertUser, userNameKey } from './repository';
+import { departmentName, findUserById, findUserByKey, insertUser, searchKey, updateUserFields, userNameKey } from './repository';
 
 export interface NewUserInput {
   userName: string;
@@ -38,6 +38,24 @@ export interface UserInfoFields {
   isFlowAdmin: boolean;
 }
 
+/** What an administrator may change on an account (undefined: unchanged). */
+export interface UserChanges {
+  nickName?: string;
+  /** null: the root department */
+  deptId?: number | null;
+  isDocAdmin?: boolean;
+  isFlowAdmin?: boolean;
+  isTagAdmin?: boolean;
+}
+
+/** A nickname: trimmed, the user name when empty, at most 64 characters without control characters. */
+function cleanNickName(raw: string | undefined, userName: string): string {
+  const nickName = (raw ?? '').trim() || userName;
+  // eslint-disable-next-line no-control-regex
+  if ([...nickName].length > 64 || /[\u0000-\u001f\u007f]/.test(nickName)) throw badRequest('昵称不能超过 64 个字符，且不能包含控制字符');
+  return nickName;
+}
+
 const USER_NAME_RE = /^[\p{L}\p{N}._@-]{1,64}$/u;
 const flag = (b: boolean | undefined): Flag => (b ? 1 : 0);
 
@@ -56,9 +74,7 @@ export class UsersService {
   async createUser(input: NewUserInput, options: { enforcePolicy?: boolean } = {}): Promise<UserRow> {
     const userName = input.userName.trim().normalize('NFKC');
     if (!USER_NAME_RE.test(userName)) throw badRequest('用户名须为 1–64 个字符，只能包含文字、数字以及 . _ @ -');
-    const nickName = (input.nickName ?? '').trim() || userName;
-    // eslint-disable-next-line no-control-regex
-    if ([...nickName].length > 64 || /[\u0000-\u001f\u007f]/.test(nickName)) throw badRequest('昵称不能超过 64 个字符，且不能包含控制字符');
+    const nickName = cleanNickName(input.nickName, userName);
     if (options.enforcePolicy !== false) {
       const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), input.password);
       if (violation) throw badRequest(violation);
@@ -83,6 +99,7 @@ export class UsersService {
           user_name: userName,
           user_name_key: key,
           nick_name: nickName,
+          nick_name_key: searchKey(nickName),
           password_hash: passwordHash,
           dept_id: deptId,
           avatar: '',
@@ -105,6 +122,32 @@ export class UsersService {
       if (isUniqueViolation(err)) throw conflict('该用户名已被使用');
       throw err;
     }
+  }
+
+  /** Changes the nickname, department and role flags of an account. */
+  async updateUser(user: UserRow, changes: UserChanges): Promise<UserRow> {
+    const values: Parameters<typeof updateUserFields>[2] = {};
+    if (changes.nickName !== undefined) {
+      values.nick_name = cleanNickName(changes.nickName, user.user_name);
+      values.nick_name_key = searchKey(values.nick_name);
+    }
+    if (changes.deptId !== undefined) {
+      if (changes.deptId === null) values.dept_id = await this.organizations.ensureRootDepartment();
+      else if (!(await findDepartment(this.db, changes.deptId))) throw badRequest('所选部门不存在');
+      else values.dept_id = changes.deptId;
+    }
+    if (changes.isDocAdmin !== undefined) values.is_doc_admin = flag(changes.isDocAdmin);
+    if (changes.isFlowAdmin !== undefined) values.is_flow_admin = flag(changes.isFlowAdmin);
+    if (changes.isTagAdmin !== undefined) values.is_tag_admin = flag(changes.isTagAdmin);
+    if (Object.keys(values).length > 0) await updateUserFields(this.db, user.id, values, Date.now());
+    return (await findUserById(this.db, user.id)) ?? user;
+  }
+
+  /** The hash of a new password, after checking it against the password policy. */
+  async newPasswordHash(password: string): Promise<string> {
+    const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), password);
+    if (violation) throw badRequest(violation);
+    return hashPassword(password);
   }
 
   async userInfo(user: UserRow): Promise<UserInfoFields> {

@@ -1,0 +1,75 @@
+// Deleted (top) items of the 云文档 recycle bin: the items a user deleted, not what went with them.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import type { ItemWithOwner } from '../folders/repository';
+
+export interface RecycleScope {
+  /** personal items of this owner */
+  personalOwnerId: number | null;
+  /** every enterprise item */
+  enterprise: boolean;
+}
+
+function deletedTops(db: Kysely<Database>, scope: RecycleScope) {
+  return db
+    .selectFrom('items')
+    .where('items.deleted_at', 'is not', null)
+    .where('items.deleted_with', 'is', null)
+    .where((eb) => {
+      const parts = [];
+      if (scope.personalOwnerId !== null) {
+        parts.push(eb.and([eb('items.space_type', '=', 2), eb('items.owner_id', '=', scope.personalOwnerId)]));
+      }
+      if (scope.enterprise) parts.push(eb('items.space_type', '=', 1));
+      return eb.or(parts);
+    });
+}
+
+export async function listDeleted(
+  db: Kysely<Database>,
+  scope: RecycleScope,
+  offset: number,
+  limit: number,
+): Promise<{ rows: ItemWithOwner[]; total: number }> {
+  if (scope.personalOwnerId === null && !scope.enterprise) return { rows: [], total: 0 };
+  const count = await deletedTops(db, scope)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await deletedTops(db, scope)
+    .innerJoin('users', 'users.id', 'items.owner_id')
+    .selectAll('items')
+    .select('users.nick_name as owner_name')
+    .orderBy('items.deleted_at', 'desc')
+    .orderBy('items.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { rows, total: Number(count.n) };
+}
+
+/** Deleted top items by id (with owner names); descendants that went with another item are not among them. */
+export function findDeletedTops(db: Kysely<Database>, ids: number[]): Promise<ItemWithOwner[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db
+    .selectFrom('items')
+    .innerJoin('users', 'users.id', 'items.owner_id')
+    .selectAll('items')
+    .select('users.nick_name as owner_name')
+    .where('items.id', 'in', ids)
+    .where('items.deleted_at', 'is not', null)
+    .where('items.deleted_with', 'is', null)
+    .execute();
+}
+
+/** Ids of deleted top items deleted before a time (oldest first). */
+export async function expiredTops(db: Kysely<Database>, before: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('items')
+    .select('id')
+    .where('deleted_at', '<', before)
+    .where('deleted_with', 'is', null)
+    .orderBy('deleted_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,139 @@
+// 云文档 recycle bin: listing, restoring and purging deleted items, and the retention purge.
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/types';
+import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
+import { parseId } from '../../lib/ids';
+import type { TimeFormatter } from '../../lib/time';
+import { findItemsWithOwner, findLiveItem, findRoot, itemNameKey, liveNameTaken, markRestored, purgeDeleted, rewriteSubtree, touchItem } from '../folders/repository';
+import { accessTo, SPACE_ENTERPRISE, SPACE_PERSONAL } from '../folders/rights';
+import type { Item } from '../folders/schemas';
+import { childNamePath, DUPLICATE_NAME, extensionOf, freeName, parentNamePath, type FoldersService } from '../folders/service';
+import { expiredTops, findDeletedTops, listDeleted, type RecycleScope } from './repository';
+import type { RecycleList, RecycleQuery } from './schemas';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const NOT_IN_RECYCLE = '回收站中不存在该文件或文件夹';
+
+export class RecycleService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly folders: FoldersService,
+    private readonly formatTime: TimeFormatter,
+    private readonly retentionDays: number,
+  ) {}
+
+  private get retentionMs() {
+    return this.retentionDays * DAY_MS;
+  }
+
+  /**
+   * Whose deleted items the caller sees: their own personal space, and the enterprise space
+   * when they may change it (asked of the one rights function).
+   */
+  private scopeOf(user: UserRow, policy: Awaited<ReturnType<FoldersService['context']>>['policy']): RecycleScope {
+    const personal = accessTo(user, { space_type: SPACE_PERSONAL, owner_id: user.id }, policy).write;
+    const enterprise = accessTo(user, { space_type: SPACE_ENTERPRISE, owner_id: 0 }, policy).write;
+    return { personalOwnerId: personal ? user.id : null, enterprise };
+  }
+
+  /** GET /api/User/Recycle: newest first. */
+  async list(user: UserRow, query: RecycleQuery): Promise<RecycleList> {
+    const { policy, env } = await this.folders.context(user);
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? 100;
+    const { rows, total } = await listDeleted(this.db, this.scopeOf(user, policy), (page - 1) * pageSize, pageSize);
+    const data = rows.map((row) => {
+      const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
+      const parentPath = parentNamePath(row.name_path);
+      return {
+        // an item whose folder was purged has no parent any more: it keeps its own name
+        ...this.folders.toItem(row, user, policy, env),
+        name: row.name,
+        deletedAt: this.formatTime(row.deleted_at),
+        expiresAt: this.formatTime(Number(row.deleted_at) + this.retentionMs),
+        originalPath: parentPath ? `${rootName}/${parentPath}` : rootName,
+      };
+    });
+    return { data, total };
+  }
+
+  /** Deleted top items the caller may see in the recycle bin, else 404 (the whole call fails). */
+  private async visibleDeleted(user: UserRow, ids: string[]) {
+    const { policy, env } = await this.folders.context(user);
+    const parsed: number[] = [];
+    for (const text of ids) {
+      const id = parseId(text);
+      if (id === null) throw notFound(NOT_IN_RECYCLE);
+      if (!parsed.includes(id)) parsed.push(id);
+    }
+    const rows = await findDeletedTops(this.db, parsed);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const items = parsed.map((id) => {
+      const row = byId.get(id);
+      if (!row || !accessTo(user, row, policy).write) throw notFound(NOT_IN_RECYCLE);
+      return row;
+    });
+    return { items, policy, env };
+  }
+
+  /**
+   * POST /api/User/Recycle/Restore: back into the original folder, or into the space's root
+   * when that folder is deleted or purged; a name taken meanwhile gets `（n）`.
+   */
+  async restore(user: UserRow, ids: string[]): Promise<{ restored: Item[] }> {
+    const { items, policy, env } = await this.visibleDeleted(user, ids);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const now = Date.now();
+        for (const item of items) {
+          let parent = item.parent_id === null ? undefined : await findLiveItem(trx, item.parent_id);
+          if (!parent || parent.type !== 'folder') {
+            parent = await findRoot(trx, item.space_type, item.space_type === SPACE_PERSONAL ? item.owner_id : undefined);
+          }
+          if (!parent) throw notFound('原位置与根目录都已不存在，无法还原');
+          const name = (await liveNameTaken(trx, parent.id, item.name_key)) ? await freeName(trx, parent.id, item.name, item.type) : item.name;
+          const moved = await trx
+            .updateTable('items')
+            .set({
+              parent_id: parent.id,
+              name,
+              name_key: itemNameKey(name),
+              extension: item.type === 'folder' ? '' : name === item.name ? item.extension : extensionOf(name),
+              updated_at: now,
+            })
+            .where('id', '=', item.id)
+            .where('deleted_at', 'is not', null)
+            .executeTakeFirst();
+          if (Number(moved.numUpdatedRows) !== 1) throw notFound(NOT_IN_RECYCLE);
+          await rewriteSubtree(trx, item, { idPath: `${parent.id_path}/${item.id}`, namePath: childNamePath(parent.name_path, name) });
+          await markRestored(trx, item.id);
+          await touchItem(trx, parent.id, now);
+        }
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(DUPLICATE_NAME);
+      throw err;
+    }
+    const rows = await findItemsWithOwner(this.db, items.map((i) => i.id));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { restored: items.flatMap((i) => (byId.has(i.id) ? [this.folders.toItem(byId.get(i.id)!, user, policy, env)] : [])) };
+  }
+
+  /** DELETE /api/User/Recycle: gone for good. */
+  async purge(user: UserRow, ids: string[]): Promise<{ purged: number }> {
+    const { items } = await this.visibleDeleted(user, ids);
+    await this.db.transaction().execute((trx) => purgeDeleted(trx, items.map((i) => i.id)));
+    return { purged: items.length };
+  }
+
+  /** Purges what has been in the recycle bin longer than RECYCLE_RETENTION_DAYS; returns how many items. */
+  async purgeExpired(now: number = Date.now()): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const ids = await expiredTops(this.db, now - this.retentionMs, 200);
+      if (!ids.length) return purged;
+      await this.db.transaction().execute((trx) => purgeDeleted(trx, ids));
+      purged += ids.length;
+    }
+  }
+}
