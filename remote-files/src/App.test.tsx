@@ -39,7 +39,6 @@ describe('files pages not yet available', () => {
   it.each([
     ['/file/favorite', '我的收藏'],
     ['/file/tag', '标签'],
-    ['/file/recycle', '回收站'],
     ['/file/advancedSearch', '高级搜索'],
   ])('%s shows %s with an honest empty state', async (route, title) => {
     renderAt(route);

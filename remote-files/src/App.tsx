@@ -4,6 +4,7 @@
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { NotFoundSection, UnavailablePage } from '@app/shared/ui';
 import { SpacePage } from './folder/SpacePage';
+import { RecyclePage } from './recycle/RecyclePage';
 import { AboutPage, TagSettingPage } from './setting/SettingPages';
 import meta from './meta';
 
@@ -29,7 +30,8 @@ export default function App({ section = 'file' }: FilesAppProps) {
       <Route index element={<Navigate to="personal" replace />} />
       <Route path="personal/*" element={<SpacePage key="personal" space="Personal" />} />
       <Route path="public/*" element={<SpacePage key="public" space="Public" />} />
-      {(['favorite', 'tag', 'recycle', 'advancedSearch'] as const).map((key) => (
+      <Route path="recycle" element={<RecyclePage title={titleOf('recycle')} />} />
+      {(['favorite', 'tag', 'advancedSearch'] as const).map((key) => (
         <Route key={key} path={key} element={<UnavailablePage title={titleOf(key)} />} />
       ))}
       <Route path="*" element={<NotFoundSection />} />

@@ -39,3 +39,7 @@ export const plan = item({
 export function page(folder: Item, data: Item[], total = data.length): FolderItems {
   return { folder, items: { data, total } };
 }
+
+/** Every right the server lists for a writable item. */
+export const WRITE = ['view', 'download', 'upload', 'createFolder', 'createFile', 'rename', 'move', 'copy', 'delete'];
+export const READ = ['view', 'download'];

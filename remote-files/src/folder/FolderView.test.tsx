@@ -24,6 +24,8 @@ function renderFiles(route: string, session: TestSession | true = true) {
 
 const rows = () => screen.getAllByRole('row').slice(1); // without the header row
 
+jest.setTimeout(30_000);
+
 let rootFolders: jest.SpyInstance;
 let getItems: jest.SpyInstance;
 

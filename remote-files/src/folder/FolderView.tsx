@@ -1,13 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { Breadcrumb, Button, Input, Table, Typography } from 'antd';
+import { App as AntApp, Breadcrumb, Button, Input, Segmented, Space as AntSpace, Table, Typography } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { ReloadOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BarsOutlined, CopyOutlined, DeleteOutlined, DragOutlined, EditOutlined, FolderAddOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { api, formatBytes, formatDateTime, Messages } from '@app/shared';
+import { api, formatBytes, formatDateTime, Messages, notify } from '@app/shared';
 import type { FolderItems, Item, ItemsQuery } from '@app/shared';
 import { FileIcon, LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
 import { crumbsOf, routeSegments } from './paths';
+import { FileGrid } from './FileGrid';
+import { readListMode, saveListMode, type ListMode } from './listMode';
+import { NameDialog } from '../actions/NameDialog';
+import { TRANSFER_TITLES, TransferFlow, type TransferMode } from '../actions/TransferFlow';
+import { can, canAll, DELETE_CONFIRM } from '../actions/permissions';
 
 export type Space = 'Personal' | 'Public';
 
@@ -53,6 +58,12 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const root = useRef<{ space: Space; item: Item } | null>(null);
+  const { modal } = AntApp.useApp();
+  const [selectedKeys, setSelectedKeys] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'rename'; item: Item } | null>(null);
+  const [transfer, setTransfer] = useState<{ mode: TransferMode; items: Item[] } | null>(null);
+  const reload = () => setAttempt((a) => a + 1);
+  const [mode, setMode] = useState<ListMode>(readListMode);
 
   useEffect(() => {
     let live = true;
@@ -68,7 +79,10 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       if (q.sortField && q.sortOrder) Object.assign(params, { sortField: q.sortField, sortOrder: q.sortOrder });
       if (q.keyword) params.keyword = q.keyword;
       const data = await api.getItems(parentId, params);
-      if (live) setState({ status: 'ready', key: folderKey, data });
+      if (live) {
+        setState({ status: 'ready', key: folderKey, data });
+        setSelectedKeys([]);
+      }
     })().catch((e: unknown) => {
       if (live) setState((s) => ({ ...s, status: 'error', message: errorMessage(e) }));
     });
@@ -82,6 +96,36 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   const rows = shown?.items.data ?? [];
   const pathTo = (segs: string[]) => (segs.length ? `${basePath}/${segs.join('/')}` : basePath);
   const open = (item: Item) => navigate(pathTo(routeSegments(item)));
+
+  const selected = rows.filter((r) => selectedKeys.includes(r.id));
+  const folder = shown?.folder;
+
+  const confirmDelete = (items: Item[]) => {
+    if (!items.length) return;
+    modal.confirm({
+      ...DELETE_CONFIRM,
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await api.deleteFiles(items.map((i) => i.id));
+        } catch {
+          return; // the http client has shown the server's message
+        }
+        notify.success('删除成功');
+        reload();
+      },
+    });
+  };
+
+  const rowActions = (item: Item) => {
+    const links: { key: string; label: string; onClick: () => void }[] = [];
+    if (can(item, 'rename')) links.push({ key: 'rename', label: '重命名', onClick: () => setDialog({ kind: 'rename', item }) });
+    if (can(item, 'move')) links.push({ key: 'move', label: '移动到', onClick: () => setTransfer({ mode: 'move', items: [item] }) });
+    if (can(item, 'copy')) links.push({ key: 'copy', label: '复制到', onClick: () => setTransfer({ mode: 'copy', items: [item] }) });
+    if (can(item, 'delete')) links.push({ key: 'delete', label: '删除', onClick: () => confirmDelete([item]) });
+    return links;
+  };
 
   const sortOrderOf = (field: SortField) =>
     q.sortField === field ? (q.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
@@ -127,6 +171,20 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       render: (value: string) => formatDateTime(value),
     },
     { key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 160, ellipsis: true },
+    {
+      key: 'actions',
+      title: '操作',
+      width: 240,
+      render: (_: unknown, item) => (
+        <AntSpace size={12} wrap>
+          {rowActions(item).map((a) => (
+            <Typography.Link key={a.key} onClick={a.onClick} aria-label={`${a.label} ${item.name}`}>
+              {a.label}
+            </Typography.Link>
+          ))}
+        </AntSpace>
+      ),
+    },
   ];
 
   const onTableChange = (
@@ -150,8 +208,35 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   };
 
   const crumbs = shown ? crumbsOf(shown.folder) : [];
+  const emptyNode = (
+    <SectionEmpty description={Messages.noData} note={q.keyword ? `没有名称包含“${q.keyword}”的文件或文件夹` : undefined} />
+  );
   const toolbar = (
     <>
+      {selected.length ? (
+        <>
+          <Typography.Text type="secondary">已选 {selected.length} 项</Typography.Text>
+          <Button icon={<DragOutlined />} disabled={!canAll(selected, 'move')} onClick={() => setTransfer({ mode: 'move', items: selected })}>
+            {TRANSFER_TITLES.move}
+          </Button>
+          <Button icon={<CopyOutlined />} disabled={!canAll(selected, 'copy')} onClick={() => setTransfer({ mode: 'copy', items: selected })}>
+            {TRANSFER_TITLES.copy}
+          </Button>
+          {selected.length === 1 && can(selected[0], 'rename') ? (
+            <Button icon={<EditOutlined />} onClick={() => setDialog({ kind: 'rename', item: selected[0] })}>
+              重命名
+            </Button>
+          ) : null}
+          <Button danger icon={<DeleteOutlined />} disabled={!canAll(selected, 'delete')} onClick={() => confirmDelete(selected)}>
+            删除
+          </Button>
+        </>
+      ) : null}
+      {folder && can(folder, 'createFolder') ? (
+        <Button type="primary" icon={<FolderAddOutlined />} onClick={() => setDialog({ kind: 'create' })}>
+          新建文件夹
+        </Button>
+      ) : null}
       <Input.Search
         key={folderKey}
         allowClear
@@ -160,9 +245,21 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         style={{ width: 240 }}
         onSearch={(value) => setQuery({ ...q, page: 1, keyword: value.trim() })}
       />
-      <Button icon={<ReloadOutlined />} onClick={() => setAttempt((a) => a + 1)}>
+      <Button icon={<ReloadOutlined />} onClick={reload}>
         刷新
       </Button>
+      <Segmented<ListMode>
+        aria-label="显示方式"
+        value={mode}
+        onChange={(next) => {
+          setMode(next);
+          saveListMode(next);
+        }}
+        options={[
+          { value: 'list', icon: <BarsOutlined />, label: '列表' },
+          { value: 'grid', icon: <AppstoreOutlined />, label: '宫格' },
+        ]}
+      />
     </>
   );
 
@@ -184,24 +281,35 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     >
       {state.status === 'error' ? (
         <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
+      ) : mode === 'grid' ? (
+        <FileGrid
+          items={rows}
+          loading={state.status === 'loading'}
+          selectedKeys={selectedKeys}
+          onSelect={setSelectedKeys}
+          onOpen={open}
+          empty={emptyNode}
+          page={q.page}
+          pageSize={PAGE_SIZE}
+          total={shown?.items.total ?? 0}
+          onPage={(p) => setQuery({ ...q, page: p })}
+        />
       ) : (
         <Table<Item>
           rowKey="id"
+          rowSelection={{
+            selectedRowKeys: selectedKeys,
+            onChange: (keys) => setSelectedKeys(keys.map(String)),
+            getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
+            getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
+          }}
           size="middle"
           columns={columns}
           dataSource={rows}
           loading={state.status === 'loading'}
           onChange={onTableChange}
           locale={{
-            emptyText:
-              state.status === 'loading' ? (
-                <span />
-              ) : (
-                <SectionEmpty
-                  description={Messages.noData}
-                  note={q.keyword ? `没有名称包含“${q.keyword}”的文件或文件夹` : undefined}
-                />
-              ),
+            emptyText: state.status === 'loading' ? <span /> : emptyNode,
           }}
           pagination={{
             current: q.page,
@@ -212,6 +320,46 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
           }}
         />
       )}
+      <NameDialog
+        open={dialog?.kind === 'create'}
+        title="新建文件夹"
+        label="文件夹名称"
+        onCancel={() => setDialog(null)}
+        onSubmit={async (name) => {
+          if (!folder) return;
+          await api.createFile({ parentId: folder.id, name, type: 'folder' });
+          notify.success('新建成功');
+          setDialog(null);
+          reload();
+        }}
+      />
+      <NameDialog
+        open={dialog?.kind === 'rename'}
+        title="重命名"
+        label="名称"
+        initialValue={dialog?.kind === 'rename' ? dialog.item.name : ''}
+        onCancel={() => setDialog(null)}
+        onSubmit={async (name) => {
+          if (dialog?.kind !== 'rename') return;
+          if (name !== dialog.item.name) {
+            await api.renameFile(dialog.item.id, name);
+            notify.success('重命名成功');
+            reload();
+          }
+          setDialog(null);
+        }}
+      />
+      {transfer ? (
+        <TransferFlow
+          mode={transfer.mode}
+          items={transfer.items}
+          onClose={() => setTransfer(null)}
+          onDone={() => {
+            setTransfer(null);
+            reload();
+          }}
+        />
+      ) : null}
     </RemotePage>
   );
 }

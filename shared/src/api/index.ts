@@ -5,13 +5,20 @@ import type {
   CreateFileBody,
   EnvironmentConfig,
   FeaturePolicy,
+  FileActions,
   FolderItems,
   HomeInfo,
   Item,
   ItemsQuery,
   LoginBody,
   LoginResult,
+  MoveCopyBody,
+  OperationResult,
+  Paged,
   PasswordPolicy,
+  RecycleItem,
+  RecycleQuery,
+  TreeNode,
 } from './types';
 
 export const api = {
@@ -29,6 +36,21 @@ export const api = {
   getItems: (parentId: string, query: ItemsQuery, config?: HttpConfig) =>
     http.get<FolderItems>(`/User/Folders/${encodeURIComponent(parentId)}/Items`, { ...config, params: { ...query, ...config?.params } }),
   createFile: (body: CreateFileBody, config?: HttpConfig) => http.post<Item>('/User/Files/CreateFile', body, config),
+  // ---- file operations (docs/integration.md, "File operations (issue 3)") ----
+  getFile: (id: string, config?: HttpConfig) => http.get<Item>(`/User/Files/${encodeURIComponent(id)}`, config),
+  renameFile: (id: string, fileName: string, config?: HttpConfig) =>
+    http.put<Item>(`/User/Files/Rename/${encodeURIComponent(id)}`, undefined, { ...config, params: { ...config?.params, fileName } }),
+  deleteFiles: (ids: string[], config?: HttpConfig) => http.delete<{ deleted: number }>('/User/Files', { ...config, data: ids }),
+  moveFiles: (body: MoveCopyBody, config?: HttpConfig) => http.post<OperationResult>('/User/Files/Move', body, config),
+  copyFiles: (body: MoveCopyBody, config?: HttpConfig) => http.post<OperationResult>('/User/Files/Copy', body, config),
+  getTreeNodes: (id: string, config?: HttpConfig) => http.get<TreeNode[]>(`/User/Folders/${encodeURIComponent(id)}/TreeNodes`, config),
+  getFolderTree: (space: 'Personal' | 'Public', config?: HttpConfig) => http.get<TreeNode[]>(`/User/Folders/${space}/FolderTree`, config),
+  getFileActions: (extension: string, config?: HttpConfig) =>
+    http.get<FileActions>('/User/Files/Actions', { ...config, params: { ...config?.params, extension } }),
+  getRecycle: (query: RecycleQuery, config?: HttpConfig) =>
+    http.get<Paged<RecycleItem>>('/User/Recycle', { ...config, params: { ...query, ...config?.params } }),
+  restoreRecycle: (ids: string[], config?: HttpConfig) => http.post<{ restored: Item[] }>('/User/Recycle/Restore', ids, config),
+  purgeRecycle: (ids: string[], config?: HttpConfig) => http.delete<{ purged: number }>('/User/Recycle', { ...config, data: ids }),
 };
 
 export type Api = typeof api;

@@ -204,3 +204,58 @@ export interface FileUploadOptions {
 export interface VersionConfig {
   VITE_GLOB_APP_VERSION: string;
 }
+
+// ---- File operations (docs/integration.md, "File operations (issue 3)") ----------------
+
+/** A folder in the folder tree: GET /api/User/Folders/{id}/TreeNodes, …/FolderTree. */
+export interface TreeNode {
+  id: string;
+  parentId: string | null;
+  name: string;
+  idPath: string;
+  namePath: string;
+  hasChildren: boolean;
+}
+
+/** One strategy the user may pick for a name conflict: 0 新版本, 1 覆盖, 2 重命名, 3 跳过. */
+export interface ConflictStrategyOption {
+  name: string;
+  value: 0 | 1 | 2 | 3;
+}
+
+/** Result of POST /api/User/Files/Move and /Copy. */
+export interface OperationResult {
+  conflictType: 0 | 1;
+  conflictInfo: { fileName: string } | null;
+  conflictStrategies: ConflictStrategyOption[];
+  items: Item[];
+}
+
+/** Body of POST /api/User/Files/Move and /Copy. */
+export interface MoveCopyBody {
+  ids: string[];
+  targetId: string;
+  strategy?: 0 | 1 | 2 | 3 | null;
+  newFileName?: string;
+}
+
+/** An item in the recycle bin: GET /api/User/Recycle. */
+export interface RecycleItem extends Item {
+  deletedAt: string;
+  expiresAt: string;
+  /** namePath of the original parent folder */
+  originalPath: string;
+}
+
+/** GET /api/User/Recycle query. */
+export interface RecycleQuery {
+  page: number;
+  pageSize: number;
+}
+
+/** GET /api/User/Files/Actions?extension= */
+export interface FileActions {
+  previewable: boolean;
+  editable: boolean;
+  actions: string[];
+}

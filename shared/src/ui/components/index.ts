@@ -8,3 +8,5 @@ export { UnavailablePage } from './UnavailablePage';
 export { LoadError, NotFoundSection, PolicyWarning } from './StatusSections';
 export { StandaloneGate, type StandaloneGateProps } from './StandaloneGate';
 export { mountStandalone } from './mountStandalone';
+export { ConflictDialog, CONFLICT_DIALOG_TITLE, type ConflictDialogProps, type ConflictDialogResult } from './ConflictDialog';
+export { fileNameError, splitFileName, FILE_NAME_MESSAGES } from './fileName';

@@ -1,0 +1,90 @@
+// The grid mode of 云文档's folder view: one tile per item with its icon, name and a
+// selection checkbox; the toolbar acts on the selection.
+import type { ReactNode } from 'react';
+import { Checkbox, Pagination, Spin, Typography } from 'antd';
+import { formatBytes, formatDateTime, type Item } from '@app/shared';
+import { FileIcon } from '@app/shared/ui';
+
+export interface FileGridProps {
+  items: Item[];
+  loading: boolean;
+  selectedKeys: string[];
+  onSelect: (keys: string[]) => void;
+  onOpen: (item: Item) => void;
+  empty: ReactNode;
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+}
+
+export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty, page, pageSize, total, onPage }: FileGridProps) {
+  const toggle = (id: string, on: boolean) => onSelect(on ? [...selectedKeys.filter((k) => k !== id), id] : selectedKeys.filter((k) => k !== id));
+  return (
+    <Spin spinning={loading}>
+      {items.length === 0 ? (
+        loading ? <div style={{ minHeight: 120 }} /> : empty
+      ) : (
+        <div
+          role="list"
+          aria-label="文件宫格"
+          style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))', gap: 12 }}
+        >
+          {items.map((item) => {
+            const isFolder = item.type === 'folder';
+            const checked = selectedKeys.includes(item.id);
+            return (
+              <div
+                key={item.id}
+                role="listitem"
+                aria-label={item.name}
+                style={{
+                  position: 'relative',
+                  display: 'flex',
+                  flexDirection: 'column',
+                  alignItems: 'center',
+                  gap: 6,
+                  padding: '16px 8px 10px',
+                  borderRadius: 8,
+                  border: `1px solid ${checked ? '#1f6feb' : '#f0f0f0'}`,
+                  background: checked ? '#f0f6ff' : undefined,
+                }}
+              >
+                <Checkbox
+                  aria-label={`选择 ${item.name}`}
+                  checked={checked}
+                  onChange={(e) => toggle(item.id, e.target.checked)}
+                  style={{ position: 'absolute', top: 6, left: 8 }}
+                />
+                <FileIcon folder={isFolder} extension={item.extension} name={item.name} size={48} />
+                {isFolder ? (
+                  <Typography.Link onClick={() => onOpen(item)} ellipsis style={{ maxWidth: '100%' }}>
+                    {item.name}
+                  </Typography.Link>
+                ) : (
+                  <Typography.Text ellipsis={{ tooltip: item.name }} style={{ maxWidth: '100%' }}>
+                    {item.name}
+                  </Typography.Text>
+                )}
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {isFolder ? formatDateTime(item.updatedAt) : formatBytes(item.size)}
+                </Typography.Text>
+              </div>
+            );
+          })}
+        </div>
+      )}
+      {total > pageSize ? (
+        <Pagination
+          style={{ marginTop: 16, justifyContent: 'flex-end' }}
+          current={page}
+          pageSize={pageSize}
+          total={total}
+          showSizeChanger={false}
+          showTotal={(t) => `共 ${t} 项`}
+          onChange={onPage}
+        />
+      ) : null}
+    </Spin>
+  );
+}
