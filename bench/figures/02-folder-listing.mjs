@@ -44,6 +44,11 @@ function fillLargeFolder(dbFile, parentId, count) {
       });
     }
     db.prepare(`update items set id_path = ? || '/' || id where parent_id = ? and id_path = ''`).run(parent.id_path, parentId);
+    // the folder's live child counters, as the server keeps them on every write
+    db.prepare(`update items set
+      child_folders = (select count(*) from items c where c.parent_id = items.id and c.deleted_at is null and c.type_order = 0),
+      child_files = (select count(*) from items c where c.parent_id = items.id and c.deleted_at is null and c.type_order <> 0)
+      where id = ?`).run(parentId);
   })();
   db.pragma('optimize');
   db.close();

@@ -189,6 +189,26 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('groups').ifExists().execute();
       },
     },
+    // live child counts of every item (folders, and files with shortcuts, separately), kept by
+    // every write that changes a folder's live children, so that a folder listing's total needs
+    // no count of the folder; deleted items have no live children and count 0
+    '2026-11-21-0003-item-child-counts': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('items').addColumn('child_folders', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('items').addColumn('child_files', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        const live = (typeOrder: string) =>
+          sql<number>`(select count(*) from items c where c.parent_id = items.id and c.deleted_at is null and c.type_order ${sql.raw(typeOrder)})`;
+        await db
+          .updateTable('items')
+          .set({ child_folders: live('= 0'), child_files: live('<> 0') })
+          .where('deleted_at', 'is', null)
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('items').dropColumn('child_files').execute();
+        await db.schema.alterTable('items').dropColumn('child_folders').execute();
+      },
+    },
   };
 }
 

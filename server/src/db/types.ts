@@ -89,6 +89,10 @@ export interface ItemsTable {
   deleted_by: Generated<number | null>;
   /** set on the descendants of a deleted item: the id of that deleted (top) item */
   deleted_with: Generated<number | null>;
+  /** live child folders (type_order 0); 0 for a deleted item */
+  child_folders: Generated<number>;
+  /** live child files and shortcuts (type_order 1); 0 for a deleted item */
+  child_files: Generated<number>;
 }
 
 export interface LoginFailuresTable {

@@ -1,5 +1,5 @@
 // Items (files, folders, shortcuts) of 云文档.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow, ItemTypeName } from '../../db/types';
 import type { SortField } from './schemas';
 
@@ -87,7 +87,28 @@ export async function insertItem(db: Kysely<Database>, input: NewItemInput): Pro
     .executeTakeFirstOrThrow();
   const idPath = parent ? `${parent.id_path}/${row.id}` : `${input.spaceType}/${row.id}`;
   await db.updateTable('items').set({ id_path: idPath }).where('id', '=', row.id).execute();
+  if (parent) await addChildCount(db, parent.id, row.type_order, 1);
   return { ...row, id_path: idPath };
+}
+
+/**
+ * Changes a folder's live child count of one kind (type_order 0 folders, else files) by
+ * `delta`, relative to what the row holds (`count = count + delta`): concurrent writes add up.
+ * Call it in the transaction of the write that changed the folder's live children.
+ */
+export async function addChildCount(db: Kysely<Database>, parentId: number, typeOrder: number, delta: number): Promise<void> {
+  if (delta === 0) return;
+  const column = Number(typeOrder) === 0 ? 'child_folders' : 'child_files';
+  await db
+    .updateTable('items')
+    .set({ [column]: sql<number>`${sql.ref(column)} + ${delta}` })
+    .where('id', '=', parentId)
+    .execute();
+}
+
+/** Correlated count of the children of the `items` row being updated, of one kind, that match `where`. */
+function childCount(typeOrder: '= 0' | '<> 0', where: RawBuilder<unknown>) {
+  return sql<number>`(select count(*) from items c where c.parent_id = items.id and c.type_order ${sql.raw(typeOrder)} and ${where})`;
 }
 
 export async function touchItem(db: Kysely<Database>, id: number, now: number): Promise<void> {
@@ -102,6 +123,9 @@ export interface ListOptions {
   keyword: string;
 }
 
+/** The folder being listed, with its stored live child counts. */
+export type ListedFolder = Pick<ItemRow, 'id' | 'child_folders' | 'child_files'>;
+
 function likePattern(keyword: string): string {
   return `%${itemNameKey(keyword).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -114,20 +138,26 @@ function likePattern(keyword: string): string {
  */
 export async function listChildren(
   db: Kysely<Database>,
-  parentId: number,
+  folder: ListedFolder,
   o: ListOptions,
 ): Promise<{ rows: ItemWithOwner[]; total: number }> {
-  let filtered = db.selectFrom('items').where('items.parent_id', '=', parentId).where('items.deleted_at', 'is', null);
-  if (o.keyword) filtered = filtered.where(sql<boolean>`items.name_key like ${likePattern(o.keyword)} escape '\\'`);
+  let filtered = db.selectFrom('items').where('items.parent_id', '=', folder.id).where('items.deleted_at', 'is', null);
 
-  const counts = await filtered
-    .select(['items.type_order', (eb) => eb.fn.countAll<number>().as('n')])
-    .groupBy('items.type_order')
-    .execute();
-  const folderCount = Number(counts.find((c) => Number(c.type_order) === 0)?.n ?? 0);
-  const total = counts.reduce((sum, c) => sum + Number(c.n), 0);
+  // without a keyword the folder's stored counts are the split; a keyword (LIKE, which no
+  // index serves) is counted
+  let folderCount = Math.max(0, Number(folder.child_folders));
+  let fileCount = Math.max(0, Number(folder.child_files));
+  if (o.keyword) {
+    filtered = filtered.where(sql<boolean>`items.name_key like ${likePattern(o.keyword)} escape '\\'`);
+    const counts = await filtered
+      .select(['items.type_order', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('items.type_order')
+      .execute();
+    folderCount = Number(counts.find((c) => Number(c.type_order) === 0)?.n ?? 0);
+    fileCount = counts.reduce((sum, c) => sum + (Number(c.type_order) === 0 ? 0 : Number(c.n)), 0);
+  }
+  const total = folderCount + fileCount;
 
-  const fileCount = total - folderCount;
   // one sorted range (folders or files) of `size` rows; past its middle the index is walked
   // from the other end, so the last page costs what the first does
   const range = async (typeOrder: number, size: number, offset: number, limit: number) => {
@@ -208,29 +238,73 @@ export async function rewriteSubtree(
     .execute();
 }
 
-/** Sends an item to the recycle bin: its live descendants go with it (and stay out of listings). */
-export async function markDeleted(db: Kysely<Database>, item: Pick<ItemRow, 'id' | 'id_path'>, userId: number, now: number): Promise<void> {
+/**
+ * Sends an item to the recycle bin: its live descendants go with it (and stay out of listings).
+ * Live child counts: the item's parent loses it, and every live item of the subtree loses
+ * its live children (deleted items count none), before they are marked.
+ */
+export async function markDeleted(
+  db: Kysely<Database>,
+  item: Pick<ItemRow, 'id' | 'id_path' | 'parent_id' | 'type_order'>,
+  userId: number,
+  now: number,
+): Promise<void> {
+  const live = sql`c.deleted_at is null`;
+  await db
+    .updateTable('items')
+    .set({
+      child_folders: sql<number>`child_folders - ${childCount('= 0', live)}`,
+      child_files: sql<number>`child_files - ${childCount('<> 0', live)}`,
+    })
+    .where((eb) => eb.or([eb('id', '=', item.id), eb('id_path', 'like', belowPath(item.id_path))]))
+    .where('deleted_at', 'is', null)
+    .execute();
   await db
     .updateTable('items')
     .set({ deleted_at: now, deleted_by: userId, deleted_with: item.id })
     .where('id_path', 'like', belowPath(item.id_path))
     .where('deleted_at', 'is', null)
     .execute();
-  await db
+  const top = await db
     .updateTable('items')
     .set({ deleted_at: now, deleted_by: userId, deleted_with: null })
     .where('id', '=', item.id)
     .where('deleted_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  if (Number(top.numUpdatedRows) === 1 && item.parent_id !== null) {
+    await addChildCount(db, item.parent_id, item.type_order, -1);
+  }
 }
 
-/** Brings a deleted (top) item and what went with it back to life. */
-export async function markRestored(db: Kysely<Database>, topId: number): Promise<void> {
+/**
+ * Brings a deleted (top) item and what went with it back to life, in the live folder
+ * `parentId` (where the caller has hung it). Live child counts: every restored item gains its
+ * children that come back with it, and the folder gains the item.
+ */
+export async function markRestored(db: Kysely<Database>, top: Pick<ItemRow, 'id' | 'type_order'>, parentId: number): Promise<void> {
+  const topId = top.id;
+  const back = sql`c.deleted_with = ${topId} and c.deleted_at is not null`;
+  await db
+    .updateTable('items')
+    .set({
+      child_folders: sql<number>`child_folders + ${childCount('= 0', back)}`,
+      child_files: sql<number>`child_files + ${childCount('<> 0', back)}`,
+    })
+    .where((eb) => eb.or([eb('id', '=', topId), eb('deleted_with', '=', topId)]))
+    .where('deleted_at', 'is not', null)
+    .execute();
+  const restored = await db
+    .updateTable('items')
+    .set({ deleted_at: null, deleted_by: null, deleted_with: null })
+    .where('id', '=', topId)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
   await db
     .updateTable('items')
     .set({ deleted_at: null, deleted_by: null, deleted_with: null })
-    .where((eb) => eb.or([eb('id', '=', topId), eb('deleted_with', '=', topId)]))
+    .where('deleted_with', '=', topId)
     .execute();
+  if (Number(restored.numUpdatedRows) === 1) await addChildCount(db, parentId, top.type_order, 1);
 }
 
 /**

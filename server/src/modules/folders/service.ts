@@ -7,6 +7,7 @@ import type { TimeFormatter } from '../../lib/time';
 import type { SettingsService } from '../settings/service';
 import type { EnvironmentConfig, FeaturePolicy } from '../settings/schemas';
 import {
+  addChildCount,
   childFolders,
   findItemsWithOwner,
   findLiveItem,
@@ -176,7 +177,7 @@ export class FoldersService {
     const folder = await this.readableFolder(user, parentId, policy);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
-    const { rows, total } = await listChildren(this.db, folder.id, {
+    const { rows, total } = await listChildren(this.db, folder, {
       offset: (page - 1) * pageSize,
       limit: pageSize,
       sortField: query.sortField ?? 'name',
@@ -369,6 +370,9 @@ export class FoldersService {
               .set({ parent_id: target.id, name, name_key: itemNameKey(name), extension, updated_at: now })
               .where('id', '=', s.id)
               .execute();
+            // the live child counts of the source folder and the target
+            if (current.parent_id !== null) await addChildCount(trx, current.parent_id, current.type_order, -1);
+            await addChildCount(trx, target.id, current.type_order, 1);
             await rewriteSubtree(trx, s, {
               idPath: `${target.id_path}/${s.id}`,
               namePath: childNamePath(target.name_path, name),

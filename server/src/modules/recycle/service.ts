@@ -106,7 +106,7 @@ export class RecycleService {
             .executeTakeFirst();
           if (Number(moved.numUpdatedRows) !== 1) throw notFound(NOT_IN_RECYCLE);
           await rewriteSubtree(trx, item, { idPath: `${parent.id_path}/${item.id}`, namePath: childNamePath(parent.name_path, name) });
-          await markRestored(trx, item.id);
+          await markRestored(trx, item, parent.id);
           await touchItem(trx, parent.id, now);
         }
       });
