@@ -29,6 +29,9 @@ const ok = (scope: HTMLElement = document.body) => within(scope).getByRole('butt
 beforeEach(() => {
   jest.spyOn(api, 'getRootFolders').mockResolvedValue([root]);
   getItems = jest.spyOn(api, 'getItems').mockResolvedValue(page(root, [folder, file]));
+  // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
+  jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
+  jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
 });
 
 afterEach(() => jest.restoreAllMocks());

@@ -13,8 +13,8 @@ const DONE: Record<TransferMode, string> = { move: '移动成功', copy: '复制
 export interface TransferFlowProps {
   mode: TransferMode;
   items: Item[];
-  /** called after the items were moved or copied */
-  onDone: () => void;
+  /** called after the items were moved or copied, with the target folder's id */
+  onDone: (targetId: string) => void;
   onClose: () => void;
 }
 
@@ -38,7 +38,7 @@ export function TransferFlow({ mode, items, onDone, onClose }: TransferFlowProps
       return;
     }
     notify.success(DONE[mode]);
-    onDone();
+    onDone(target);
   };
 
   const conflictName = conflict?.conflictInfo?.fileName;

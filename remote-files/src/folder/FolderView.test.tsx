@@ -32,6 +32,9 @@ let getItems: jest.SpyInstance;
 beforeEach(() => {
   rootFolders = jest.spyOn(api, 'getRootFolders').mockImplementation(async (space) => [space === 'Personal' ? personalRoot : publicRoot]);
   getItems = jest.spyOn(api, 'getItems');
+  // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
+  jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
+  jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
 });
 
 afterEach(() => jest.restoreAllMocks());

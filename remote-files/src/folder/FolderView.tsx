@@ -13,6 +13,8 @@ import { readListMode, saveListMode, type ListMode } from './listMode';
 import { NameDialog } from '../actions/NameDialog';
 import { TRANSFER_TITLES, TransferFlow, type TransferMode } from '../actions/TransferFlow';
 import { can, canAll, DELETE_CONFIRM } from '../actions/permissions';
+import { FolderTreePane } from '../tree/FolderTree';
+import type { TreeRefresh } from '../tree/treeStore';
 
 export type Space = 'Personal' | 'Public';
 
@@ -64,6 +66,13 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   const [transfer, setTransfer] = useState<{ mode: TransferMode; items: Item[] } | null>(null);
   const reload = () => setAttempt((a) => a + 1);
   const [mode, setMode] = useState<ListMode>(readListMode);
+  // the folder tree reloads only the folders whose child folders an action changed
+  const [treeRefresh, setTreeRefresh] = useState<TreeRefresh>({ seq: 0, ids: [] });
+  const refreshTree = (...ids: (string | undefined | null)[]) => {
+    const list = ids.filter((id): id is string => !!id);
+    if (list.length) setTreeRefresh((r) => ({ seq: r.seq + 1, ids: list }));
+  };
+  const hasFolder = (items: Item[]) => items.some((i) => i.type === 'folder');
 
   useEffect(() => {
     let live = true;
@@ -114,6 +123,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         }
         notify.success('删除成功');
         reload();
+        if (hasFolder(items)) refreshTree(folder?.id);
       },
     });
   };
@@ -245,7 +255,13 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         style={{ width: 240 }}
         onSearch={(value) => setQuery({ ...q, page: 1, keyword: value.trim() })}
       />
-      <Button icon={<ReloadOutlined />} onClick={reload}>
+      <Button
+        icon={<ReloadOutlined />}
+        onClick={() => {
+          reload();
+          refreshTree(folder?.id);
+        }}
+      >
         刷新
       </Button>
       <Segmented<ListMode>
@@ -279,47 +295,57 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         ) : null
       }
     >
-      {state.status === 'error' ? (
-        <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
-      ) : mode === 'grid' ? (
-        <FileGrid
-          items={rows}
-          loading={state.status === 'loading'}
-          selectedKeys={selectedKeys}
-          onSelect={setSelectedKeys}
-          onOpen={open}
-          empty={emptyNode}
-          page={q.page}
-          pageSize={PAGE_SIZE}
-          total={shown?.items.total ?? 0}
-          onPage={(p) => setQuery({ ...q, page: p })}
+      <div style={{ display: 'flex', alignItems: 'stretch', minWidth: 0 }}>
+        <FolderTreePane
+          space={space}
+          segments={segments}
+          refresh={treeRefresh}
+          onOpen={(node, isRoot) => navigate(isRoot ? basePath : pathTo(routeSegments(node)))}
         />
-      ) : (
-        <Table<Item>
-          rowKey="id"
-          rowSelection={{
-            selectedRowKeys: selectedKeys,
-            onChange: (keys) => setSelectedKeys(keys.map(String)),
-            getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
-            getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
-          }}
-          size="middle"
-          columns={columns}
-          dataSource={rows}
-          loading={state.status === 'loading'}
-          onChange={onTableChange}
-          locale={{
-            emptyText: state.status === 'loading' ? <span /> : emptyNode,
-          }}
-          pagination={{
-            current: q.page,
-            pageSize: PAGE_SIZE,
-            total: shown?.items.total ?? 0,
-            showSizeChanger: false,
-            showTotal: (total) => `共 ${total} 项`,
-          }}
-        />
-      )}
+        <div style={{ flex: 1, minWidth: 0 }}>
+          {state.status === 'error' ? (
+            <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
+          ) : mode === 'grid' ? (
+            <FileGrid
+              items={rows}
+              loading={state.status === 'loading'}
+              selectedKeys={selectedKeys}
+              onSelect={setSelectedKeys}
+              onOpen={open}
+              empty={emptyNode}
+              page={q.page}
+              pageSize={PAGE_SIZE}
+              total={shown?.items.total ?? 0}
+              onPage={(p) => setQuery({ ...q, page: p })}
+            />
+          ) : (
+            <Table<Item>
+              rowKey="id"
+              rowSelection={{
+                selectedRowKeys: selectedKeys,
+                onChange: (keys) => setSelectedKeys(keys.map(String)),
+                getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
+                getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
+              }}
+              size="middle"
+              columns={columns}
+              dataSource={rows}
+              loading={state.status === 'loading'}
+              onChange={onTableChange}
+              locale={{
+                emptyText: state.status === 'loading' ? <span /> : emptyNode,
+              }}
+              pagination={{
+                current: q.page,
+                pageSize: PAGE_SIZE,
+                total: shown?.items.total ?? 0,
+                showSizeChanger: false,
+                showTotal: (total) => `共 ${total} 项`,
+              }}
+            />
+          )}
+        </div>
+      </div>
       <NameDialog
         open={dialog?.kind === 'create'}
         title="新建文件夹"
@@ -331,6 +357,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
           notify.success('新建成功');
           setDialog(null);
           reload();
+          refreshTree(folder.id);
         }}
       />
       <NameDialog
@@ -345,6 +372,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
             await api.renameFile(dialog.item.id, name);
             notify.success('重命名成功');
             reload();
+            if (dialog.item.type === 'folder') refreshTree(folder?.id);
           }
           setDialog(null);
         }}
@@ -354,9 +382,10 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
           mode={transfer.mode}
           items={transfer.items}
           onClose={() => setTransfer(null)}
-          onDone={() => {
+          onDone={(targetId) => {
             setTransfer(null);
             reload();
+            if (hasFolder(transfer.items)) refreshTree(transfer.mode === 'move' ? folder?.id : undefined, targetId);
           }}
         />
       ) : null}

@@ -24,6 +24,9 @@ beforeEach(() => {
     .mockImplementation(async (id: string) =>
       id === '11' ? page(docsFolder, [plan]) : page(personalRoot, [{ ...docsFolder, permissions: WRITE }, { ...report, permissions: WRITE }]),
     );
+  // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
+  jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
+  jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
 });
 afterEach(() => jest.restoreAllMocks());
 

@@ -20,6 +20,7 @@ import type {
   RecycleQuery,
   TreeNode,
 } from './types';
+import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
 
 export const api = {
   login: (body: Omit<LoginBody, 'mode'> & { mode?: LoginBody['mode'] }, config?: HttpConfig) =>
@@ -51,6 +52,11 @@ export const api = {
     http.get<Paged<RecycleItem>>('/User/Recycle', { ...config, params: { ...query, ...config?.params } }),
   restoreRecycle: (ids: string[], config?: HttpConfig) => http.post<{ restored: Item[] }>('/User/Recycle/Restore', ids, config),
   purgeRecycle: (ids: string[], config?: HttpConfig) => http.delete<{ purged: number }>('/User/Recycle', { ...config, data: ids }),
+  // ---- organisation (docs/integration.md, "Organisation") ----
+  getDepartmentTree: (config?: HttpConfig) => http.get<DepartmentNode[]>('/User/Organizations/Departments/Tree', config),
+  getOrgUsers: (query: OrgUsersQuery, config?: HttpConfig) =>
+    http.get<Paged<OrgUser>>('/User/Organizations/Users', { ...config, params: { ...query, ...config?.params } }),
+  getUserGroups: (config?: HttpConfig) => http.get<UserGroup[]>('/User/Organizations/Groups', config),
 };
 
 export type Api = typeof api;

@@ -259,3 +259,39 @@ export interface FileActions {
   editable: boolean;
   actions: string[];
 }
+
+// ---- Organisation (docs/integration.md, "Organisation") -------------------------------
+
+/** GET /api/User/Organizations/Departments/Tree: a department with its sub-departments. */
+export interface DepartmentNode {
+  id: string;
+  name: string;
+  parentId: string | null;
+  /** ids from the root department to this one, `/`-separated */
+  path?: string;
+  children: DepartmentNode[];
+}
+
+/** A user of the organisation: GET /api/User/Organizations/Users. */
+export interface OrgUser {
+  userId: string;
+  userName: string;
+  nickName: string;
+  deptId: string | null;
+  deptName: string;
+}
+
+/** GET /api/User/Organizations/Users query; `deptId` includes the sub-departments. */
+export interface OrgUsersQuery {
+  keyword?: string;
+  deptId?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** GET /api/User/Organizations/Groups */
+export interface UserGroup {
+  id: string;
+  name: string;
+  memberCount: number;
+}

@@ -10,3 +10,11 @@ export { StandaloneGate, type StandaloneGateProps } from './StandaloneGate';
 export { mountStandalone } from './mountStandalone';
 export { ConflictDialog, CONFLICT_DIALOG_TITLE, type ConflictDialogProps, type ConflictDialogResult } from './ConflictDialog';
 export { fileNameError, splitFileName, FILE_NAME_MESSAGES } from './fileName';
+export {
+  UserPicker,
+  USER_PICKER_PAGE_SIZE,
+  type PickedDepartment,
+  type UserPickerProps,
+  type UserPickerSelection,
+  type UserPickerType,
+} from './UserPicker';
