@@ -5,6 +5,7 @@ import { Spin, Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
 import { api, useRoles, type TreeNode } from '@app/shared';
 import { AppDialog, FileIcon } from '@app/shared/ui';
+import { addNodes, EMPTY_TREE, type TreeState } from '../tree/treeState';
 
 export interface FolderPickerProps {
   open: boolean;
@@ -16,26 +17,9 @@ export interface FolderPickerProps {
   onCancel: () => void;
 }
 
-interface TreeState {
-  nodes: Record<string, TreeNode>;
-  /** loaded children of a folder, by id */
-  children: Record<string, string[]>;
-  roots: string[];
-}
-
-const EMPTY: TreeState = { nodes: {}, children: {}, roots: [] };
-
-function addNodes(state: TreeState, list: TreeNode[], parentId?: string): TreeState {
-  const nodes = { ...state.nodes };
-  for (const n of list) nodes[n.id] = n;
-  const children = { ...state.children };
-  if (parentId !== undefined) children[parentId] = list.filter((n) => n.parentId === parentId).map((n) => n.id);
-  return { ...state, nodes, children };
-}
-
 export function FolderPicker({ open, title, disabledIds = [], onOk, onCancel }: FolderPickerProps) {
   const roles = useRoles();
-  const [tree, setTree] = useState<TreeState>(EMPTY);
+  const [tree, setTree] = useState<TreeState>(EMPTY_TREE);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [selected, setSelected] = useState<string | null>(null);
   const personal = roles?.personalSpace !== false;
@@ -44,14 +28,14 @@ export function FolderPicker({ open, title, disabledIds = [], onOk, onCancel }: 
   useEffect(() => {
     if (!open) return;
     let live = true;
-    setTree(EMPTY);
+    setTree(EMPTY_TREE);
     setSelected(null);
     setStatus('loading');
     const spaces = [personal && ('Personal' as const), enterprise && ('Public' as const)].filter(Boolean) as ('Personal' | 'Public')[];
     Promise.all(spaces.map((s) => api.getFolderTree(s)))
       .then((lists) => {
         if (!live) return;
-        let next: TreeState = EMPTY;
+        let next: TreeState = EMPTY_TREE;
         for (const list of lists) {
           const ids = new Set(list.map((n) => n.id));
           const roots = list.filter((n) => !n.parentId || !ids.has(n.parentId));

@@ -16,32 +16,12 @@ import {
   TREE_MIN_WIDTH,
   type TreeRefresh,
 } from './treeStore';
-
-interface TreeState {
-  nodes: Record<string, TreeNode>;
-  /** loaded child folders, by parent id */
-  children: Record<string, string[]>;
-  roots: string[];
-}
-
-const EMPTY: TreeState = { nodes: {}, children: {}, roots: [] };
-
-/** Adds `list`; with `parentId`, the list is that folder's complete set of child folders. */
-function addNodes(state: TreeState, list: TreeNode[], parentId?: string): TreeState {
-  const nodes = { ...state.nodes };
-  for (const n of list) nodes[n.id] = { ...nodes[n.id], ...n };
-  const children = { ...state.children };
-  if (parentId !== undefined) {
-    children[parentId] = list.filter((n) => n.parentId === parentId).map((n) => n.id);
-    if (nodes[parentId]) nodes[parentId] = { ...nodes[parentId], hasChildren: children[parentId].length > 0 };
-  }
-  return { ...state, nodes, children };
-}
+import { addNodes, EMPTY_TREE, type TreeState } from './treeState';
 
 function fromFolderTree(list: TreeNode[]): TreeState {
   const ids = new Set(list.map((n) => n.id));
   const roots = list.filter((n) => !n.parentId || !ids.has(n.parentId)).map((n) => n.id);
-  let next = addNodes(EMPTY, list);
+  let next = addNodes(EMPTY_TREE, list);
   next = { ...next, roots };
   // the children FolderTree lists are complete for the folders they belong to
   const parents = new Set(list.map((n) => n.parentId).filter((p): p is string => !!p && ids.has(p)));
@@ -68,7 +48,7 @@ const folderIdsOf = (segments: string[]) => (segments.length > 1 ? segments.slic
 
 export function FolderTree({ space, segments, refresh, onOpen }: FolderTreeProps) {
   const stored = useMemo(() => readTreeSession(space), [space]);
-  const [tree, setTree] = useState<TreeState>(EMPTY);
+  const [tree, setTree] = useState<TreeState>(EMPTY_TREE);
   const [status, setStatus] = useState<'loading' | 'ready' | 'error'>('loading');
   const [attempt, setAttempt] = useState(0);
   const [expanded, setExpanded] = useState<string[]>(() => stored?.expandedKeys ?? []);
