@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { buildMigrations, migrateToLatest } from '../src/db/migrations';
-import { call, databaseKinds, HAN, login, ok, startServer, userWithToken, type TestServer } from './support/harness';
+import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 
-type User = Awaited<ReturnType<typeof userWithToken>>;
+type User = TestUser;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Mismatch {
@@ -89,13 +89,7 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
 
   beforeAll(async () => {
     server = await startServer(kind);
-    adminToken = (await login(server.app)).token;
-    owner = await userWithToken(server.app, adminToken, { nickName: '所有者' });
-    outsider = await userWithToken(server.app, adminToken, { nickName: '外人' });
-    editor = await userWithToken(server.app, adminToken, { nickName: '编辑', isDocAdmin: true });
-    ownerRoot = (await ok(server.app, 'GET', '/api/User/Folders/Personal/RootFolders', { token: owner.token }))[0];
-    editorRoot = (await ok(server.app, 'GET', '/api/User/Folders/Personal/RootFolders', { token: editor.token }))[0];
-    publicRoot = (await ok(server.app, 'GET', '/api/User/Folders/Public/RootFolders', { token: editor.token }))[0];
+    ({ adminToken, owner, outsider, editor, ownerRoot, editorRoot, publicRoot } = await roleCast(server.app));
   });
   afterAll(async () => {
     await server?.close();

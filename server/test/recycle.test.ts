@@ -1,9 +1,9 @@
 // 云文档 recycle bin: listing, restore (original folder, root, （n）), purge, retention purge,
 // with the role matrix of each call (docs/integration.md, "File operations (issue 3)").
 import { ConfigError, loadConfig } from '../src/config';
-import { call, databaseKinds, HAN, login, ok, startServer, userWithToken, type TestServer } from './support/harness';
+import { call, databaseKinds, HAN, login, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 
-type User = Awaited<ReturnType<typeof userWithToken>>;
+type User = TestUser;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const toMs = (s: string) => Date.parse(`${s.replace(' ', 'T')}+08:00`);
 
@@ -28,15 +28,7 @@ describe.each(databaseKinds())('recycle bin (%s)', (kind) => {
 
   beforeAll(async () => {
     server = await startServer(kind);
-    adminToken = (await login(server.app)).token;
-    owner = await userWithToken(server.app, adminToken, { nickName: '所有者' });
-    outsider = await userWithToken(server.app, adminToken, { nickName: '外人' });
-    editor = await userWithToken(server.app, adminToken, { nickName: '编辑', isDocAdmin: true });
-    viewer = await userWithToken(server.app, adminToken, { nickName: '读者' });
-    disabled = await userWithToken(server.app, adminToken, { nickName: '停用者' });
-    await ok(server.app, 'POST', `/api/Admin/Users/${disabled.userId}/Disable`, { token: adminToken });
-    ownerRoot = (await ok(server.app, 'GET', '/api/User/Folders/Personal/RootFolders', { token: owner.token }))[0];
-    publicRoot = (await ok(server.app, 'GET', '/api/User/Folders/Public/RootFolders', { token: editor.token }))[0];
+    ({ adminToken, owner, outsider, editor, viewer, disabled, ownerRoot, publicRoot } = await roleCast(server.app));
   });
   afterAll(async () => {
     await server?.close();

@@ -187,6 +187,30 @@ export async function userWithToken(app: App, adminToken: string, o: Parameters<
   return { ...user, token: session.token as string, jwtId: session.jwtId as string };
 }
 
+export type TestUser = Awaited<ReturnType<typeof userWithToken>>;
+
+/**
+ * The users of a role matrix, signed in: a personal-space owner, another normal user, an
+ * enterprise editor (isDocAdmin), an enterprise viewer and a disabled user; with the owner's
+ * and the editor's personal roots and the enterprise root.
+ */
+export async function roleCast(app: App) {
+  const adminToken = (await login(app)).token as string;
+  const owner = await userWithToken(app, adminToken, { nickName: '所有者' });
+  const outsider = await userWithToken(app, adminToken, { nickName: '外人' });
+  const editor = await userWithToken(app, adminToken, { nickName: '编辑', isDocAdmin: true });
+  const viewer = await userWithToken(app, adminToken, { nickName: '读者' });
+  const disabled = await userWithToken(app, adminToken, { nickName: '停用者' });
+  await ok(app, 'POST', `/api/Admin/Users/${disabled.userId}/Disable`, { token: adminToken });
+  const personalRoot = async (token: string) => (await ok(app, 'GET', '/api/User/Folders/Personal/RootFolders', { token }))[0];
+  return {
+    adminToken, owner, outsider, editor, viewer, disabled,
+    ownerRoot: await personalRoot(owner.token),
+    editorRoot: await personalRoot(editor.token),
+    publicRoot: (await ok(app, 'GET', '/api/User/Folders/Public/RootFolders', { token: editor.token }))[0],
+  };
+}
+
 export const HAN = /[\u4e00-\u9fff]/;
 /** Fastify's and Ajv's own English texts must never reach the client. */
 export const ENGLISH_FRAMEWORK_TEXT = /must (have|be|match|NOT)|body\/|querystring\/|params\/|Unexpected token|Bad Request|FST_/;
