@@ -1,40 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router-dom';
+import { file, folder, mockFilesPage, ok, renderFiles, rowOf } from '../__tests__/filesPage';
 import { api, ApiError } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
-import App from '../App';
-import { docsFolder, item, page, personalRoot, READ, report, WRITE } from '../__tests__/fixtures';
+import { docsFolder, item, page, personalRoot, READ, report } from '../__tests__/fixtures';
 
 jest.setTimeout(30_000);
 
-const root = { ...personalRoot, permissions: WRITE };
-const folder = { ...docsFolder, permissions: WRITE };
-const file = { ...report, permissions: WRITE };
-
-let getItems: jest.SpyInstance;
-
-function renderFiles() {
-  return renderWithProviders(
-    <Routes>
-      <Route path="/file/*" element={<App section="file" />} />
-    </Routes>,
-    { route: '/file/personal', session: true },
-  );
-}
-
-const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-const ok = (scope: HTMLElement = document.body) => within(scope).getByRole('button', { name: /确\s*定/ });
-
-beforeEach(() => {
-  jest.spyOn(api, 'getRootFolders').mockResolvedValue([root]);
-  getItems = jest.spyOn(api, 'getItems').mockResolvedValue(page(root, [folder, file]));
-  // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
-  jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
-  jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
-});
-
-afterEach(() => jest.restoreAllMocks());
+const mocks = mockFilesPage();
 
 describe('新建文件夹', () => {
   it('sends the trimmed name to the current folder and refreshes the list', async () => {
@@ -42,7 +14,7 @@ describe('新建文件夹', () => {
     const create = jest.spyOn(api, 'createFile').mockResolvedValue(item({ id: '30', name: '新资料', type: 'folder' }));
     renderFiles();
     await screen.findByText('季度报告.docx');
-    expect(getItems).toHaveBeenCalledTimes(1);
+    expect(mocks.getItems).toHaveBeenCalledTimes(1);
 
     await user.click(screen.getByRole('button', { name: /新建文件夹/ }));
     const dialog = await screen.findByRole('dialog');
@@ -50,7 +22,7 @@ describe('新建文件夹', () => {
     await user.click(ok(dialog));
 
     await waitFor(() => expect(create).toHaveBeenCalledWith({ parentId: '10', name: '新资料', type: 'folder' }));
-    await waitFor(() => expect(getItems).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(mocks.getItems).toHaveBeenCalledTimes(2));
     expect(await screen.findByText('新建成功')).toBeInTheDocument();
   });
 
@@ -95,7 +67,7 @@ describe('新建文件夹', () => {
     await waitFor(() => expect(api.createFile).toHaveBeenCalled());
     expect(screen.getByRole('dialog')).toBeInTheDocument();
     expect(screen.queryByText('同名文件夹已存在')).not.toBeInTheDocument(); // the http client toasts it, not the page
-    expect(getItems).toHaveBeenCalledTimes(1);
+    expect(mocks.getItems).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -117,7 +89,7 @@ describe('重命名', () => {
     await user.click(ok(dialog));
 
     await waitFor(() => expect(rename).toHaveBeenCalledWith('12', '年度报告.docx'));
-    await waitFor(() => expect(getItems).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(mocks.getItems).toHaveBeenCalledTimes(2));
   });
 
   it('sends the name as a query parameter to PUT Rename/{id}', async () => {
@@ -147,7 +119,7 @@ describe('删除', () => {
 
     await waitFor(() => expect(del).toHaveBeenCalledWith(['11', '12']));
     expect(await screen.findByText('删除成功')).toBeInTheDocument();
-    await waitFor(() => expect(getItems).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(mocks.getItems).toHaveBeenCalledTimes(2));
   });
 
   it('取消 deletes nothing', async () => {
@@ -172,7 +144,7 @@ describe('删除', () => {
 describe('permissions', () => {
   it('hides the actions an item does not allow and 新建文件夹 without createFolder', async () => {
     const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
-    getItems.mockResolvedValue(
+    mocks.getItems.mockResolvedValue(
       page({ ...personalRoot, permissions: READ }, [
         { ...docsFolder, permissions: READ },
         { ...report, permissions: [...READ, 'rename'] },

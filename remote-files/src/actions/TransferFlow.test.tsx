@@ -1,40 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router-dom';
+import { file, folder, mockFilesPage, ok, renderFiles, rowOf } from '../__tests__/filesPage';
 import { api, type Item, type OperationResult } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
-import App from '../App';
-import { docsFolder, page, personalRoot, report, WRITE } from '../__tests__/fixtures';
 
 jest.setTimeout(60_000);
 
-const root = { ...personalRoot, permissions: WRITE };
-const folder = { ...docsFolder, permissions: WRITE };
-const file = { ...report, permissions: WRITE };
-
-let getItems: jest.SpyInstance;
-
-function renderFiles() {
-  return renderWithProviders(
-    <Routes>
-      <Route path="/file/*" element={<App section="file" />} />
-    </Routes>,
-    { route: '/file/personal', session: true },
-  );
-}
-
-const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
-const ok = (scope: HTMLElement = document.body) => within(scope).getByRole('button', { name: /确\s*定/ });
-
-beforeEach(() => {
-  jest.spyOn(api, 'getRootFolders').mockResolvedValue([root]);
-  getItems = jest.spyOn(api, 'getItems').mockResolvedValue(page(root, [folder, file]));
-  // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
-  jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
-  jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
-});
-
-afterEach(() => jest.restoreAllMocks());
+const mocks = mockFilesPage();
 
 describe('移动到 / 复制到', () => {
   const tree = [
@@ -93,7 +64,7 @@ describe('移动到 / 复制到', () => {
       expect(move).toHaveBeenLastCalledWith({ ids: ['12'], targetId: '14', strategy: 2, newFileName: '季度报告（1）.docx' }),
     );
     expect(await screen.findByText('移动成功')).toBeInTheDocument();
-    await waitFor(() => expect(getItems).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(mocks.getItems).toHaveBeenCalledTimes(2));
   });
 
   it('copies the selected items with 跳过 for every conflict', async () => {
