@@ -182,6 +182,8 @@ describe('signed-in layout', () => {
     signedIn();
     renderShell('/nothing/here');
     expect((await screen.findAllByText('页面不存在')).length).toBeGreaterThan(0);
+    // its tab is named in Chinese too, not after the path
+    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['个人文件', '页面不存在']));
   });
 
   it('退出登录 in the user menu signs out', async () => {

@@ -94,7 +94,8 @@ export function MainLayout({ children }: { children: ReactNode }) {
     const item = matchMenuItem(path, allItems);
     if (item) return { key: item.path, title: item.title };
     const parts = path.split('/').filter(Boolean);
-    return { key: path, title: SHELL_TITLES[path] ?? (parts.length ? decodeURIComponent(parts[parts.length - 1]) : '首页') };
+    // a path no menu entry or shell page claims shows the not-found page: its tab says so
+    return { key: path, title: SHELL_TITLES[path] ?? (parts.length ? SHELL_TITLES['/404'] : '首页') };
   };
 
   // a section's bare path (/file, /swapSpace…) only redirects to one of its pages: no tab
