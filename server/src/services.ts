@@ -5,6 +5,7 @@ import type { Database } from './db/types';
 import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
 import { AuthService } from './modules/auth/service';
+import { RightsService } from './modules/folders/rights';
 import { FoldersService } from './modules/folders/service';
 import { OrganizationsService } from './modules/organizations/service';
 import { RecycleService } from './modules/recycle/service';
@@ -16,13 +17,14 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
   const settings = new SettingsService(db, config.mode);
   const organizations = new OrganizationsService(db);
-  const folders = new FoldersService(db, settings, formatTime);
+  const rights = new RightsService(db);
+  const folders = new FoldersService(db, settings, formatTime, rights);
   const recycle = new RecycleService(db, folders, formatTime, config.recycleRetentionDays);
   const users = new UsersService(db, settings, organizations, folders);
   const auth = new AuthService(db, users, config);
   const admin = new AdminService(db, users, auth, settings, organizations);
   const web = new WebService(config, settings);
-  return { formatTime, settings, organizations, folders, recycle, users, auth, admin, web };
+  return { formatTime, settings, organizations, rights, folders, recycle, users, auth, admin, web };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -24,7 +24,7 @@ import {
   type ItemWithOwner,
   type TreeRow,
 } from './repository';
-import { accessTo, permissionsOf, SPACE_ENTERPRISE, SPACE_PERSONAL } from './rights';
+import { accessTo, permissionsOf, SPACE_ENTERPRISE, SPACE_PERSONAL, type RightsService } from './rights';
 import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
 
 export const NAME_MAX_LENGTH = 150;
@@ -113,6 +113,7 @@ export class FoldersService {
     private readonly db: Kysely<Database>,
     private readonly settings: SettingsService,
     private readonly formatTime: TimeFormatter,
+    readonly rights: RightsService,
   ) {}
 
   toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig): Item {
