@@ -10,7 +10,9 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { foldersRoutes } from './modules/folders/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
+import { policiesRoutes } from './modules/policies/routes';
 import { recycleRoutes } from './modules/recycle/routes';
+import { versionsRoutes } from './modules/versions/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { webRoutes } from './modules/web/routes';
 import { authPlugin } from './plugins/auth';
@@ -46,6 +48,8 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);
   await api.register(recycleRoutes);
+  await api.register(policiesRoutes);
+  await api.register(versionsRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

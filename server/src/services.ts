@@ -1,4 +1,5 @@
 // The 云文档 composition root: one instance of each service, wired together.
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
 import type { Database } from './db/types';
@@ -6,11 +7,16 @@ import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
 import { AuthService } from './modules/auth/service';
 import { RightsService } from './modules/folders/rights';
+import { ArrangeService } from './modules/folders/arrange';
 import { FoldersService } from './modules/folders/service';
+import { ShortcutsService } from './modules/folders/shortcuts';
 import { OrganizationsService } from './modules/organizations/service';
+import { PoliciesService } from './modules/policies/service';
 import { RecycleService } from './modules/recycle/service';
 import { SettingsService } from './modules/settings/service';
 import { UsersService } from './modules/users/service';
+import { BlobStore } from './modules/versions/blobs';
+import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
@@ -18,13 +24,18 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const settings = new SettingsService(db, config.mode);
   const organizations = new OrganizationsService(db);
   const rights = new RightsService(db);
-  const folders = new FoldersService(db, settings, formatTime, rights);
+  const blobs = new BlobStore(path.join(config.dataDir, 'blobs'));
+  const folders = new FoldersService(db, settings, formatTime, rights, blobs);
+  const versions = new VersionsService(db, folders, blobs, formatTime);
+  const shortcuts = new ShortcutsService(db, folders);
+  const arrange = new ArrangeService(db, folders);
   const recycle = new RecycleService(db, folders, formatTime, config.recycleRetentionDays);
+  const policies = new PoliciesService(db, folders, settings, formatTime);
   const users = new UsersService(db, settings, organizations, folders);
   const auth = new AuthService(db, users, config);
   const admin = new AdminService(db, users, auth, settings, organizations);
   const web = new WebService(config, settings);
-  return { formatTime, settings, organizations, rights, folders, recycle, users, auth, admin, web };
+  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -61,7 +61,8 @@ describe.each(databaseKinds())('file operations (%s)', (kind) => {
       expect((await get(editor.token, shared.id)).body.result.permissions).toContain('rename');
       const forViewer = await get(viewer.token, shared.id);
       expect(forViewer.status).toBe(200);
-      expect(forViewer.body.result.permissions).toEqual(['view', 'download']);
+      // with no access policy on the path an enabled user has level 2: view, download and copy
+      expect(forViewer.body.result.permissions).toEqual(['view', 'download', 'copy']);
     });
   });
 
@@ -258,7 +259,7 @@ describe.each(databaseKinds())('file operations (%s)', (kind) => {
         expect(res.body.result).toEqual({
           conflictType: 1,
           conflictInfo: { fileName: '同名.txt' },
-          // no 新版本 (0) while files keep no versions: the dialog must not offer a refused choice
+          // a folder among the conflicts: no 新版本 (0), the dialog must not offer a refused choice
           conflictStrategies: [
             { name: '覆盖', value: 1 },
             { name: '重命名', value: 2 },
@@ -269,7 +270,9 @@ describe.each(databaseKinds())('file operations (%s)', (kind) => {
         const folderOnly = await op(kindOf, owner.token, { ids: [dir.id], targetId: to.id, strategy: null });
         expect(folderOnly.body.result.conflictStrategies.map((s: any) => s.value)).toEqual([1, 2, 3]);
         expect(folderOnly.body.result.conflictInfo).toEqual({ fileName: '同名目录' });
-        expectError(await op(kindOf, owner.token, { ids: [file.id], targetId: to.id, strategy: 0 }), 400, 40001);
+        const folderAsVersion = await op(kindOf, owner.token, { ids: [dir.id], targetId: to.id, strategy: 0 });
+        expectError(folderAsVersion, 400, 40001);
+        expect(folderAsVersion.body.message).toBe('文件夹不能保存为新版本');
       }
       expect(await rows([from.id, to.id, file.id, dir.id, free.id])).toEqual(before);
       expect((await names(owner.token, to.id)).sort()).toEqual(['同名.TXT', '同名目录'].sort());

@@ -50,6 +50,9 @@ describe.each(databaseKinds())('files and folders (%s)', (kind) => {
       isFavorite: false,
       tags: [],
       permissions: expect.arrayContaining(['view', 'upload', 'createFolder']),
+      targetId: null,
+      targetType: null,
+      targetIdPath: null,
     });
     const bobRoots = await ok(server.app, 'GET', '/api/User/Folders/Personal/RootFolders', { token: bob.token });
     expect(bobRoots).toHaveLength(1);
@@ -64,7 +67,8 @@ describe.each(databaseKinds())('files and folders (%s)', (kind) => {
     const [forAdmin] = await ok(server.app, 'GET', '/api/User/Folders/Public/RootFolders', { token: adminToken });
     expect(forAlice.id).toBe(forAdmin.id);
     expect(forAlice).toMatchObject({ name: '企业文件', namePath: '企业文件', spaceType: 1, idPath: `1/${forAlice.id}`, parentId: null });
-    expect(forAlice.permissions).toEqual(['view', 'download']);
+    // with no access policy on the path an enabled user has level 2: view, download and copy
+    expect(forAlice.permissions).toEqual(['view', 'download', 'copy']);
     expect(forAdmin.permissions).toContain('createFolder');
 
     const refused = await create(alice.token, forAlice.id, '爱丽丝的企业目录');

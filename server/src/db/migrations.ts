@@ -209,6 +209,93 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('items').dropColumn('child_folders').execute();
       },
     },
+    // access policies of enterprise items: per item, a list of (subject, level) entries; the
+    // nearest list on an item's path decides (docs/integration.md, "Rights")
+    '2026-11-21-0004-access-policies': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('access_policies')
+          .addColumn('id', big, idColumn)
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('subject_type', 'integer', (c) => c.notNull())
+          .addColumn('subject_id', big, (c) => c.notNull())
+          .addColumn('level', 'integer', (c) => c.notNull())
+          .addColumn('created_by', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addCheckConstraint('access_policies_subject_type', sql`subject_type in (1, 2, 3)`)
+          .addCheckConstraint('access_policies_level', sql`level between 0 and 4`)
+          .addUniqueConstraint('access_policies_subject', ['item_id', 'subject_type', 'subject_id'])
+          .execute();
+        await db.schema.createIndex('access_policies_item').on('access_policies').column('item_id').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('access_policies').ifExists().execute();
+      },
+    },
+    // file versions over content-addressed, reference-counted blobs (every file gets its
+    // version 1: empty files have no blob); shortcuts point at their target; a manual order of
+    // each folder's live children, new items last (sort_order leaves gaps between neighbours)
+    '2026-11-21-0005-versions-shortcuts-order': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('blobs')
+          .addColumn('id', big, idColumn)
+          .addColumn('md5', 'text', (c) => c.notNull())
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('storage_key', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('ref_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addUniqueConstraint('blobs_content', ['md5', 'size'])
+          .execute();
+
+        await db.schema
+          .createTable('file_versions')
+          .addColumn('id', big, idColumn)
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('version_no', 'integer', (c) => c.notNull())
+          .addColumn('blob_id', big, (c) => c.references('blobs.id').onDelete('restrict'))
+          .addColumn('size', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('md5', 'text')
+          .addColumn('is_master', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('creator_id', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addUniqueConstraint('file_versions_number', ['item_id', 'version_no'])
+          .execute();
+        // one master per file
+        await db.schema
+          .createIndex('file_versions_master')
+          .unique()
+          .on('file_versions')
+          .column('item_id')
+          .where(sql<boolean>`is_master = 1`)
+          .execute();
+        await db.schema.createIndex('file_versions_blob').on('file_versions').column('blob_id').execute();
+        // every file, live or in the recycle bin (it may come back), starts with its content as version 1
+        await sql`insert into file_versions (item_id, version_no, blob_id, size, md5, is_master, creator_id, created_at)
+          select id, 1, null, size, null, 1, owner_id, updated_at from items where type = 'file'`.execute(db);
+
+        await db.schema.alterTable('items').addColumn('target_id', big).execute();
+        await db.schema.createIndex('items_target').on('items').column('target_id').execute();
+
+        // manual order: positions with room between neighbours; existing items keep
+        // their creation order
+        if (pg) await sql`alter table items alter column sort_order type bigint`.execute(db);
+        await sql`update items set sort_order = id * 65536`.execute(db);
+        await db.schema
+          .createIndex('items_list_manual')
+          .on('items')
+          .columns(['parent_id', 'type_order', 'sort_order', 'id'])
+          .where(sql<boolean>`deleted_at is null`)
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('items_list_manual').ifExists().execute();
+        await db.schema.dropIndex('items_target').ifExists().execute();
+        await db.schema.alterTable('items').dropColumn('target_id').execute();
+        await db.schema.dropTable('file_versions').ifExists().execute();
+        await db.schema.dropTable('blobs').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -81,6 +81,7 @@ export interface ItemsTable {
   id_path: string;
   /** names below the root folder, slash-separated ('' for a root folder) */
   name_path: string;
+  /** position in the folder's manual order (folders and files apart), ascending; ties by id */
   sort_order: number;
   created_at: number;
   updated_at: number;
@@ -93,6 +94,35 @@ export interface ItemsTable {
   child_folders: Generated<number>;
   /** live child files and shortcuts (type_order 1); 0 for a deleted item */
   child_files: Generated<number>;
+  /** a shortcut's target item (null for folders and files) */
+  target_id: Generated<number | null>;
+}
+
+export interface BlobsTable {
+  id: Generated<number>;
+  /** hex MD5 of the content; unique with size */
+  md5: string;
+  size: number;
+  /** where the content lies, relative to `$DATA_DIR/blobs` */
+  storage_key: string;
+  /** file versions holding this content; the blob goes at 0 */
+  ref_count: number;
+  created_at: number;
+}
+
+export interface FileVersionsTable {
+  id: Generated<number>;
+  item_id: number;
+  /** 1, 2, … per file */
+  version_no: number;
+  /** null for empty content */
+  blob_id: number | null;
+  size: number;
+  md5: string | null;
+  /** 1 for the version that is the file's content (exactly one per file) */
+  is_master: number;
+  creator_id: number;
+  created_at: number;
 }
 
 export interface LoginFailuresTable {
@@ -115,6 +145,19 @@ export interface GroupMembersTable {
   user_id: number;
 }
 
+export interface AccessPoliciesTable {
+  id: Generated<number>;
+  /** an enterprise item (file or folder) */
+  item_id: number;
+  /** 1 user, 2 department (with its sub-departments), 3 group */
+  subject_type: number;
+  subject_id: number;
+  /** 0 none, 1 preview, 2 download, 3 edit, 4 manage */
+  level: number;
+  created_by: number | null;
+  created_at: number;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -124,6 +167,9 @@ export interface Database {
   login_failures: LoginFailuresTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  access_policies: AccessPoliciesTable;
+  blobs: BlobsTable;
+  file_versions: FileVersionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -134,3 +180,6 @@ export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Insertable<ItemsTable>;
 export type DepartmentRow = Selectable<DepartmentsTable>;
 export type GroupRow = Selectable<GroupsTable>;
+export type AccessPolicyRow = Selectable<AccessPoliciesTable>;
+export type BlobRow = Selectable<BlobsTable>;
+export type FileVersionRow = Selectable<FileVersionsTable>;

@@ -1,9 +1,25 @@
 // Items (files, folders, shortcuts) of 云文档.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow, ItemTypeName } from '../../db/types';
+import { entryForCaller, type Caller } from './rights';
+import { dropVersionsOf } from '../versions/repository';
 import type { SortField } from './schemas';
 
-export type ItemWithOwner = ItemRow & { owner_name: string };
+/** What a shortcut's row carries about its target (all null when the target row is gone). */
+export interface TargetColumns {
+  target_type?: ItemTypeName | null;
+  target_id_path?: string | null;
+  target_space_type?: number | null;
+  target_owner_id?: number | null;
+  target_deleted_at?: number | null;
+  /** set once the caller's rights on the target are known: it is live and the caller may see it */
+  target_readable?: boolean;
+}
+
+export type ItemWithOwner = ItemRow & { owner_name: string } & TargetColumns;
+
+/** Room left between neighbours of the manual order, so that most moves touch one row. */
+export const SORT_GAP = 65536;
 
 /** Normalised name: what the one-live-name-per-folder rule compares (case-insensitive). */
 export function itemNameKey(name: string): string {
@@ -11,7 +27,7 @@ export function itemNameKey(name: string): string {
 }
 
 /** Adds the owners' nick names to item rows (one query for the distinct owners). */
-async function withOwnerNames(db: Kysely<Database>, rows: ItemRow[]): Promise<ItemWithOwner[]> {
+async function withOwnerNames<T extends ItemRow>(db: Kysely<Database>, rows: T[]): Promise<(T & { owner_name: string })[]> {
   const ids = [...new Set(rows.map((r) => r.owner_id))];
   const owners = ids.length ? await db.selectFrom('users').select(['id', 'nick_name']).where('id', 'in', ids).execute() : [];
   const names = new Map(owners.map((u) => [u.id, u.nick_name]));
@@ -22,8 +38,34 @@ function withOwner(db: Kysely<Database>) {
   return db
     .selectFrom('items')
     .innerJoin('users', 'users.id', 'items.owner_id')
+    .leftJoin('items as t', 't.id', 'items.target_id')
     .selectAll('items')
-    .select('users.nick_name as owner_name');
+    .select('users.nick_name as owner_name')
+    .select(TARGET_COLUMNS);
+}
+
+/** The target columns of a query that left-joins a shortcut's target as `t`. */
+const TARGET_COLUMNS = [
+  't.type as target_type',
+  't.id_path as target_id_path',
+  't.space_type as target_space_type',
+  't.owner_id as target_owner_id',
+  't.deleted_at as target_deleted_at',
+] as const;
+
+/** The sort_order after the last live child of a kind (0 folders, 1 files) of a folder. */
+export async function nextSortOrder(db: Kysely<Database>, parentId: number, typeOrder: number): Promise<number> {
+  const last = await db
+    .selectFrom('items')
+    .select('sort_order')
+    .where('parent_id', '=', parentId)
+    .where('type_order', '=', typeOrder)
+    .where('deleted_at', 'is', null)
+    .orderBy('sort_order', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return (last ? Number(last.sort_order) : 0) + SORT_GAP;
 }
 
 export function findLiveItem(db: Kysely<Database>, id: number): Promise<ItemWithOwner | undefined> {
@@ -59,11 +101,15 @@ export interface NewItemInput {
   extension: string;
   size: number;
   now: number;
+  /** a shortcut's target */
+  targetId?: number | null;
 }
 
-/** Inserts an item and fills in its id path (which needs the new id). */
+/** Inserts an item (last in its folder's manual order) and fills in its id path (which needs the new id). */
 export async function insertItem(db: Kysely<Database>, input: NewItemInput): Promise<ItemRow> {
   const { parent } = input;
+  const typeOrder = input.type === 'folder' ? 0 : 1;
+  const sortOrder = parent ? await nextSortOrder(db, parent.id, typeOrder) : 0;
   const row = await db
     .insertInto('items')
     .values({
@@ -73,12 +119,13 @@ export async function insertItem(db: Kysely<Database>, input: NewItemInput): Pro
       name: input.name,
       name_key: itemNameKey(input.name),
       type: input.type,
-      type_order: input.type === 'folder' ? 0 : 1,
+      type_order: typeOrder,
       extension: input.extension,
       size: input.size,
       id_path: '',
       name_path: parent ? (parent.name_path ? `${parent.name_path}/${input.name}` : input.name) : '',
-      sort_order: 0,
+      sort_order: sortOrder,
+      target_id: input.targetId ?? null,
       created_at: input.now,
       updated_at: input.now,
       deleted_at: null,
@@ -121,6 +168,20 @@ export interface ListOptions {
   sortField: SortField;
   sortOrder: 'asc' | 'desc';
   keyword: string;
+  /** leave out the children whose own policy list gives this caller nothing */
+  hideFrom?: Caller;
+}
+
+/**
+ * Items (of the query's `alias`) the caller can see as children of a folder they see but do
+ * not manage: those without an own policy list, and those whose list has an entry of level 1
+ * or more for the caller (docs/integration.md, "Rights").
+ */
+export function visibleChild(caller: Caller, alias: 'items' | 'f' | 'c' = 'items') {
+  return (eb: ExpressionBuilder<any, any>) => {
+    const own = () => eb.selectFrom('access_policies as p').select('p.id').whereRef('p.item_id', '=', sql.ref(`${alias}.id`) as never);
+    return eb.or([eb.not(eb.exists(own())), eb.exists(own().where('p.level', '>=', 1).where(entryForCaller(caller)))]);
+  };
 }
 
 /** The folder being listed, with its stored live child counts. */
@@ -142,13 +203,16 @@ export async function listChildren(
   o: ListOptions,
 ): Promise<{ rows: ItemWithOwner[]; total: number }> {
   let filtered = db.selectFrom('items').where('items.parent_id', '=', folder.id).where('items.deleted_at', 'is', null);
+  // hidden children make the stored counts too high: then the visible ones are counted
+  const hiding = o.hideFrom !== undefined && (await hasChildWithPolicies(db, folder.id));
+  if (hiding) filtered = filtered.where(visibleChild(o.hideFrom!));
 
   // without a keyword the folder's stored counts are the split; a keyword (LIKE, which no
   // index serves) is counted
   let folderCount = Math.max(0, Number(folder.child_folders));
   let fileCount = Math.max(0, Number(folder.child_files));
-  if (o.keyword) {
-    filtered = filtered.where(sql<boolean>`items.name_key like ${likePattern(o.keyword)} escape '\\'`);
+  if (o.keyword || hiding) {
+    if (o.keyword) filtered = filtered.where(sql<boolean>`items.name_key like ${likePattern(o.keyword)} escape '\\'`);
     const counts = await filtered
       .select(['items.type_order', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('items.type_order')
@@ -165,12 +229,17 @@ export async function listChildren(
     if (take <= 0) return [];
     const fromEnd = offset > size / 2;
     const dir = fromEnd ? (o.sortOrder === 'asc' ? 'desc' : 'asc') : o.sortOrder;
-    let q = filtered.selectAll('items').where('items.type_order', '=', typeOrder);
-    if (o.sortField === 'size') q = q.orderBy('items.size', dir);
+    let q = filtered
+      .leftJoin('items as t', 't.id', 'items.target_id')
+      .selectAll('items')
+      .select(TARGET_COLUMNS)
+      .where('items.type_order', '=', typeOrder);
+    if (o.sortField === 'manual') q = q.orderBy('items.sort_order', dir);
+    else if (o.sortField === 'size') q = q.orderBy('items.size', dir);
     else if (o.sortField === 'updatedAt') q = q.orderBy('items.updated_at', dir);
     else if (o.sortField === 'type') q = q.orderBy('items.extension', dir);
+    if (o.sortField !== 'manual') q = q.orderBy('items.name_key', dir);
     const rows = await q
-      .orderBy('items.name_key', dir)
       .orderBy('items.id', dir)
       .limit(take)
       .offset(fromEnd ? size - offset - take : offset)
@@ -178,7 +247,7 @@ export async function listChildren(
     return fromEnd ? rows.reverse() : rows;
   };
 
-  let page: ItemRow[] = [];
+  let page: (ItemRow & TargetColumns)[] = [];
   if (o.offset < folderCount) {
     page = await range(0, folderCount, o.offset, o.limit);
     if (page.length < o.limit && fileCount > 0) page = page.concat(await range(1, fileCount, 0, o.limit - page.length));
@@ -186,6 +255,32 @@ export async function listChildren(
     page = await range(1, fileCount, o.offset - folderCount, o.limit);
   }
   return { rows: await withOwnerNames(db, page), total };
+}
+
+/** Whether any live child of a folder has an own policy list. */
+async function hasChildWithPolicies(db: Kysely<Database>, folderId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('access_policies as p')
+    .innerJoin('items as c', 'c.id', 'p.item_id')
+    .select('p.id')
+    .where('c.parent_id', '=', folderId)
+    .where('c.deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes the access policies of an item and of everything below it. */
+export async function dropSubtreePolicies(db: Kysely<Database>, item: Pick<ItemRow, 'id' | 'id_path'>): Promise<void> {
+  await db
+    .deleteFrom('access_policies')
+    .where('item_id', 'in', (eb) =>
+      eb
+        .selectFrom('items')
+        .select('items.id')
+        .where((w) => w.or([w('items.id', '=', item.id), w('items.id_path', 'like', belowPath(item.id_path))])),
+    )
+    .execute();
 }
 
 /** Length in characters (code points), as SQLite's and PostgreSQL's substr count them. */
@@ -308,11 +403,13 @@ export async function markRestored(db: Kysely<Database>, top: Pick<ItemRow, 'id'
 }
 
 /**
- * Removes deleted (top) items and what went with them for good. Items deleted separately
- * earlier that still hang below them are detached (parent_id null) and restore into the root.
+ * Removes deleted (top) items and what went with them for good, with their file versions.
+ * Items deleted separately earlier that still hang below them are detached (parent_id null)
+ * and restore into the root. Returns the storage keys of blobs nobody holds any more, to
+ * remove from disk once the transaction has committed (BlobStore.remove).
  */
-export async function purgeDeleted(db: Kysely<Database>, topIds: number[]): Promise<void> {
-  if (!topIds.length) return;
+export async function purgeDeleted(db: Kysely<Database>, topIds: number[]): Promise<string[]> {
+  if (!topIds.length) return [];
   const inSet = (eb: any) => eb.or([eb('id', 'in', topIds), eb('deleted_with', 'in', topIds)]);
   const setIds = db
     .selectFrom('items')
@@ -321,10 +418,21 @@ export async function purgeDeleted(db: Kysely<Database>, topIds: number[]): Prom
   // every row that hangs below a purged row lets go of it: the purged rows themselves, and
   // the earlier deleted ones that stay in the bin
   await db.updateTable('items').set({ parent_id: null }).where('parent_id', 'in', setIds).execute();
+  const files = await db
+    .selectFrom('items')
+    .select('id')
+    .where((eb) => inSet(eb))
+    .where('type', '=', 'file')
+    .execute();
+  const gone = await dropVersionsOf(
+    db,
+    files.map((f) => f.id),
+  );
   await db.deleteFrom('items').where((eb) => inSet(eb)).execute();
+  return gone;
 }
 
-/** The live subtree of an item (the item first, then by depth). */
+/** The live subtree of an item (the item first, then by depth; siblings in manual order). */
 export async function liveSubtree(db: Kysely<Database>, item: Pick<ItemRow, 'id' | 'id_path'>): Promise<ItemRow[]> {
   const rows = await db
     .selectFrom('items')
@@ -333,7 +441,7 @@ export async function liveSubtree(db: Kysely<Database>, item: Pick<ItemRow, 'id'
     .where('deleted_at', 'is', null)
     .execute();
   const depth = (r: ItemRow) => r.id_path.split('/').length;
-  return rows.sort((a, b) => depth(a) - depth(b) || a.id - b.id);
+  return rows.sort((a, b) => depth(a) - depth(b) || Number(a.sort_order) - Number(b.sort_order) || a.id - b.id);
 }
 
 export interface TreeRow {
@@ -347,8 +455,8 @@ export interface TreeRow {
 }
 
 /** The live child folders of a folder, by name, each with whether it has child folders. */
-export async function childFolders(db: Kysely<Database>, parentId: number): Promise<TreeRow[]> {
-  const rows = await db
+export async function childFolders(db: Kysely<Database>, parentId: number, hideFrom?: Caller): Promise<TreeRow[]> {
+  let query = db
     .selectFrom('items as f')
     .select(['f.id', 'f.parent_id', 'f.name', 'f.id_path', 'f.name_path', 'f.space_type'])
     .select((eb) =>
@@ -371,9 +479,8 @@ export async function childFolders(db: Kysely<Database>, parentId: number): Prom
     )
     .where('f.parent_id', '=', parentId)
     .where('f.type', '=', 'folder')
-    .where('f.deleted_at', 'is', null)
-    .orderBy('f.name_key')
-    .orderBy('f.id')
-    .execute();
+    .where('f.deleted_at', 'is', null);
+  if (hideFrom) query = query.where(visibleChild(hideFrom, 'f'));
+  const rows = await query.orderBy('f.name_key').orderBy('f.id').execute();
   return rows.map((r) => ({ ...r, has_children: Number(r.has_children) }));
 }

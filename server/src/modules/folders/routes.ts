@@ -17,11 +17,59 @@ import {
   OperationBodySchema,
   OperationResultSchema,
   RenameQuerySchema,
+  FolderSizeSchema,
+  SetSortQuerySchema,
+  ShortcutBodySchema,
   TreeNodeSchema,
 } from './schemas';
 
 export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const folders = app.services.folders;
+  const { shortcuts, arrange } = app.services;
+
+  app.post(
+    '/User/Folders/Shortcuts',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '新建快捷方式',
+        description:
+          '以指向的项命名（重名时加（n））；需要对指向的项有预览权限、对所在文件夹有上传/编辑权限。' +
+          '不能指向快捷方式或根目录；不能放在其指向的文件夹或其子文件夹中（HTTP 400、code 40002）；企业空间中不能指向个人空间的项。',
+        body: ShortcutBodySchema,
+        response: { 200: Envelope(ItemSchema) },
+      },
+    },
+    async (req) => ok(await shortcuts.create(req.user(), req.body)),
+  );
+
+  app.post(
+    '/User/Folders/SetSort',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '手动排序：把一项放在同级的另一项之前或之后',
+        description: '文件夹只能排在文件夹之间，文件只能排在文件之间（文件夹总在前面）；需要对所在文件夹有上传/编辑权限。',
+        querystring: SetSortQuerySchema,
+        response: { 200: Envelope(ItemSchema) },
+      },
+    },
+    async (req) => ok(await arrange.setSort(req.user(), req.query)),
+  );
+
+  app.post(
+    '/User/Folders/:id/SizeCalc',
+    {
+      schema: {
+        tags: ['文件'],
+        summary: '计算文件夹大小',
+        description: '文件夹下所有未删除的文件与子文件夹；快捷方式既不计入也不跟随。',
+        params: IdParamsSchema,
+        response: { 200: Envelope(FolderSizeSchema) },
+      },
+    },
+    async (req) => ok(await arrange.sizeCalc(req.user(), req.params.id)),
+  );
 
   app.get(
     '/User/Folders/Personal/RootFolders',
@@ -149,7 +197,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
           summary: `${summary}文件或文件夹`,
           description:
             '目标文件夹中有同名项且未给出 strategy 时什么都不做，返回 conflictType 1 与可选策略；' +
-            '策略 1 覆盖（原有项进入回收站），2 重命名，3 跳过；0 新版本在文件有版本之前不提供（40001）。' +
+            '策略 0 新版本（文件与同名文件：内容成为已有文件的新主版本），1 覆盖（原有项进入回收站），2 重命名，3 跳过。' +
             '将文件夹移动或复制到其自身或子文件夹中返回 HTTP 400、code 40002。',
           body: OperationBodySchema,
           response: { 200: Envelope(OperationResultSchema) },

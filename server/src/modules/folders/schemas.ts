@@ -20,12 +20,19 @@ export const ItemSchema = Type.Object(
     isFavorite: Type.Boolean(),
     tags: Type.Array(Type.String()),
     permissions: Type.Array(Type.String(), { description: '当前用户对该项的权限' }),
+    targetId: Type.Union([IdString(), Type.Null()], { description: '快捷方式指向的项；其他项为 null' }),
+    targetType: Type.Union([Type.Literal('folder'), Type.Literal('file'), Type.Null()], {
+      description: '快捷方式指向的项的类型；指向的项已不存在或当前用户无权查看时为 null',
+    }),
+    targetIdPath: Type.Union([Type.String(), Type.Null()], {
+      description: '快捷方式指向的项的 idPath；指向的项已不存在、已删除或当前用户无权查看时为 null',
+    }),
   },
-  { title: '文件或文件夹' },
+  { title: '文件、文件夹或快捷方式' },
 );
 export type Item = Static<typeof ItemSchema>;
 
-export const SORT_FIELDS = ['name', 'size', 'updatedAt', 'type'] as const;
+export const SORT_FIELDS = ['name', 'size', 'updatedAt', 'type', 'manual'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 export const ItemsParamsSchema = Type.Object({ parentId: IdString('文件夹 id') });
@@ -34,7 +41,9 @@ export const ItemsQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1, description: '页码，从 1 开始' })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '每页条数，最多 1000' })),
   sortField: Type.Optional(
-    Type.Union([Type.Literal('name'), Type.Literal('size'), Type.Literal('updatedAt'), Type.Literal('type')], { description: '排序字段' }),
+    Type.Union([Type.Literal('name'), Type.Literal('size'), Type.Literal('updatedAt'), Type.Literal('type'), Type.Literal('manual')], {
+      description: '排序字段；manual 为手动排序（新建的项排在最后）',
+    }),
   ),
   sortOrder: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: '排序方向' })),
   keyword: Type.Optional(Type.String({ maxLength: 150, description: '按名称筛选（不区分大小写）' })),
@@ -75,7 +84,7 @@ export const OperationBodySchema = Type.Object({
     // an enum without a type: Ajv's type coercion would read null as 0 (or 0 as null)
     Type.Unsafe<0 | 1 | 2 | 3 | null>({
       enum: [0, 1, 2, 3, null],
-      description: '同名时的处理：0 新版本（暂不支持），1 覆盖，2 重命名，3 跳过；不传或 null 则只返回冲突',
+      description: '同名时的处理：0 新版本（仅文件与同名文件），1 覆盖，2 重命名，3 跳过；不传或 null 则只返回冲突',
     } as never),
   ),
   newFileName: Type.Optional(Type.String({ maxLength: 1000, description: '重命名策略的新名称（仅当只有一个冲突时）' })),
@@ -113,3 +122,27 @@ export const FileActionsSchema = Type.Object(
   { title: '文件可用操作' },
 );
 export type FileActions = Static<typeof FileActionsSchema>;
+
+export const ShortcutBodySchema = Type.Object({
+  targetId: IdString('指向的文件或文件夹 id'),
+  parentId: IdString('快捷方式所在文件夹 id'),
+});
+export type ShortcutBody = Static<typeof ShortcutBodySchema>;
+
+export const FolderSizeSchema = Type.Object(
+  {
+    id: IdString(),
+    size: Type.Integer({ description: '文件夹下所有文件的字节数之和（不含快捷方式指向的内容）' }),
+    fileCount: Type.Integer({ description: '文件数' }),
+    folderCount: Type.Integer({ description: '子文件夹数（各层）' }),
+  },
+  { title: '文件夹大小' },
+);
+export type FolderSize = Static<typeof FolderSizeSchema>;
+
+export const SetSortQuerySchema = Type.Object({
+  folderId: IdString('要移动位置的文件或文件夹 id'),
+  targetId: IdString('参照的同级项 id'),
+  position: Type.Union([Type.Literal('before'), Type.Literal('after')], { description: '放在参照项之前或之后' }),
+});
+export type SetSortQuery = Static<typeof SetSortQuerySchema>;

@@ -9,6 +9,7 @@ import type { EnvironmentConfig, FeaturePolicy } from '../settings/schemas';
 import {
   addChildCount,
   childFolders,
+  dropSubtreePolicies,
   findItemsWithOwner,
   findLiveItem,
   findRoot,
@@ -19,12 +20,16 @@ import {
   liveNameTaken,
   liveSubtree,
   markDeleted,
+  nextSortOrder,
   rewriteSubtree,
   touchItem,
   type ItemWithOwner,
   type TreeRow,
 } from './repository';
-import { accessTo, permissionsOf, SPACE_ENTERPRISE, SPACE_PERSONAL, type RightsService } from './rights';
+import { LEVEL, permissionsFor, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights, type Rights, type RightsService } from './rights';
+import { addFirstVersion, addMasterVersion, copyMasterVersion, dropVersionsOf, masterContent } from '../versions/repository';
+import type { BlobStore } from '../versions/blobs';
+import { resolveTargets, shortcutInItsTarget, shortcutWouldLandInTarget } from './shortcuts';
 import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
 
 export const NAME_MAX_LENGTH = 150;
@@ -114,9 +119,11 @@ export class FoldersService {
     private readonly settings: SettingsService,
     private readonly formatTime: TimeFormatter,
     readonly rights: RightsService,
+    readonly blobs: BlobStore,
   ) {}
 
-  toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig): Item {
+  /** An item as the caller sees it; `rights` must have been loaded for the row. */
+  toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig, rights: Rights): Item {
     const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
     return {
       id: String(row.id),
@@ -134,7 +141,11 @@ export class FoldersService {
       updatedAt: this.formatTime(row.updated_at),
       isFavorite: false,
       tags: [],
-      permissions: permissionsOf(accessTo(user, row, policy)),
+      permissions: permissionsFor(rights.level(row)),
+      // a shortcut's target, as far as the caller may see it (resolveTargets)
+      targetId: row.target_id == null ? null : String(row.target_id),
+      targetType: row.target_readable && (row.target_type === 'folder' || row.target_type === 'file') ? row.target_type : null,
+      targetIdPath: row.target_readable ? (row.target_id_path ?? null) : null,
     };
   }
 
@@ -154,28 +165,50 @@ export class FoldersService {
       });
       root = await findRoot(this.db, SPACE_PERSONAL, user.id);
     }
-    return root ? [this.toItem(root, user, policy, env)] : [];
+    if (!root) return [];
+    const rights = await this.rights.load(user, policy, [root]);
+    return rights.can(root, LEVEL.preview) ? [this.toItem(root, user, policy, env, rights)] : [];
   }
 
   /** The enterprise root folder ([] when the caller may not see the enterprise space). */
   async publicRoots(user: UserRow): Promise<Item[]> {
     const { policy, env } = await this.context(user);
     const root = await findRoot(this.db, SPACE_ENTERPRISE);
-    if (!root || !accessTo(user, root, policy).read) return [];
-    return [this.toItem(root, user, policy, env)];
+    if (!root) return [];
+    const rights = await this.rights.load(user, policy, [root]);
+    if (!rights.can(root, LEVEL.preview)) return [];
+    return [this.toItem(root, user, policy, env, rights)];
   }
 
   /** A live folder the caller may read, else 404. */
   private async readableFolder(user: UserRow, idText: string, policy: FeaturePolicy, message = '文件夹不存在或已被删除'): Promise<ItemWithOwner> {
+    return (await this.folderAndRights(user, idText, policy, message)).folder;
+  }
+
+  /** A live folder the caller may read (else 404), with the caller's rights loaded for it. */
+  async folderAndRights(
+    user: UserRow,
+    idText: string,
+    policy: FeaturePolicy,
+    message = '文件夹不存在或已被删除',
+  ): Promise<{ folder: ItemWithOwner; rights: LoadedRights }> {
+    const rights = await this.rights.load(user, policy, []);
+    return { folder: await this.folderFor(rights, idText, message), rights };
+  }
+
+  /** A live folder readable with `rights` (loaded for it here), else 404. */
+  private async folderFor(rights: LoadedRights, idText: string, message = '文件夹不存在或已被删除'): Promise<ItemWithOwner> {
     const id = parseId(idText);
     const folder = id === null ? undefined : await findLiveItem(this.db, id);
-    if (!folder || folder.type !== 'folder' || !accessTo(user, folder, policy).read) throw notFound(message);
+    if (!folder || folder.type !== 'folder') throw notFound(message);
+    await rights.ensure([folder]);
+    if (!rights.can(folder, LEVEL.preview)) throw notFound(message);
     return folder;
   }
 
   async listItems(user: UserRow, parentId: string, query: ItemsQuery): Promise<FolderItems> {
     const { policy, env } = await this.context(user);
-    const folder = await this.readableFolder(user, parentId, policy);
+    const { folder, rights } = await this.folderAndRights(user, parentId, policy);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const { rows, total } = await listChildren(this.db, folder, {
@@ -184,18 +217,23 @@ export class FoldersService {
       sortField: query.sortField ?? 'name',
       sortOrder: query.sortOrder ?? 'asc',
       keyword: (query.keyword ?? '').trim(),
+      // below a folder managed by the caller everything is visible; otherwise children whose
+      // own policy list gives the caller nothing are left out
+      hideFrom: rights.level(folder) < LEVEL.manage ? await rights.loadCaller() : undefined,
     });
+    await rights.ensure(rows);
+    await resolveTargets(rights, rows);
     return {
-      folder: this.toItem(folder, user, policy, env),
-      items: { data: rows.map((r) => this.toItem(r, user, policy, env)), total },
+      folder: this.toItem(folder, user, policy, env, rights),
+      items: { data: rows.map((r) => this.toItem(r, user, policy, env, rights)), total },
     };
   }
 
   /** POST /api/User/Files/CreateFile: an empty folder or file. */
   async createFile(user: UserRow, body: CreateFileBody): Promise<Item> {
     const { policy, env } = await this.context(user);
-    const parent = await this.readableFolder(user, body.parentId, policy);
-    if (!accessTo(user, parent, policy).write) throw forbidden('您没有在此文件夹中新建的权限');
+    const { folder: parent, rights } = await this.folderAndRights(user, body.parentId, policy);
+    if (!rights.can(parent, LEVEL.edit)) throw forbidden('您没有在此文件夹中新建的权限');
     const name = validItemName(body.name);
     const now = Date.now();
     let id: number;
@@ -212,6 +250,7 @@ export class FoldersService {
           size: 0,
           now,
         });
+        if (row.type === 'file') await addFirstVersion(trx, row.id, user.id, now);
         await touchItem(trx, parent.id, now);
         return row.id;
       });
@@ -221,35 +260,45 @@ export class FoldersService {
     }
     const created = await findLiveItem(this.db, id);
     if (!created) throw notFound();
-    return this.toItem(created, user, policy, env);
+    await rights.ensure([created]);
+    return this.toItem(created, user, policy, env, rights);
   }
 
   /** Live items the caller may see, in the order asked, else 404 (the whole call fails). */
   private async visibleItems(user: UserRow, ids: string[], policy: FeaturePolicy): Promise<ItemWithOwner[]> {
+    return (await this.itemsAndRights(user, ids, policy)).items;
+  }
+
+  /** Live items the caller may see (≥1), in the order asked, else 404, with the caller's rights on them. */
+  async itemsAndRights(user: UserRow, ids: string[], policy: FeaturePolicy): Promise<{ items: ItemWithOwner[]; rights: LoadedRights }> {
     const parsed = parseIds(ids);
     if (!parsed) throw notFound(ITEM_NOT_FOUND);
     const rows = await findItemsWithOwner(this.db, parsed);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return parsed.map((id) => {
+    const items = parsed.map((id) => {
       const row = byId.get(id);
-      if (!row || row.deleted_at !== null || !accessTo(user, row, policy).read) throw notFound(ITEM_NOT_FOUND);
+      if (!row || row.deleted_at !== null) throw notFound(ITEM_NOT_FOUND);
       return row;
     });
+    const rights = await this.rights.load(user, policy, items);
+    for (const row of items) if (!rights.can(row, LEVEL.preview)) throw notFound(ITEM_NOT_FOUND);
+    return { items, rights };
   }
 
   /** GET /api/User/Files/{id} */
   async getItem(user: UserRow, id: string): Promise<Item> {
     const { policy, env } = await this.context(user);
-    const [row] = await this.visibleItems(user, [id], policy);
-    return this.toItem(row, user, policy, env);
+    const { items: [row], rights } = await this.itemsAndRights(user, [id], policy);
+    await resolveTargets(rights, [row]);
+    return this.toItem(row, user, policy, env, rights);
   }
 
   /** PUT /api/User/Files/Rename/{id}?fileName=: descendants' name paths follow in the same transaction. */
   async rename(user: UserRow, id: string, fileName: string): Promise<Item> {
     const { policy, env } = await this.context(user);
-    const [item] = await this.visibleItems(user, [id], policy);
+    const { items: [item], rights } = await this.itemsAndRights(user, [id], policy);
     if (item.parent_id === null) throw forbidden('根目录不能重命名');
-    if (!accessTo(user, item, policy).write) throw forbidden('您没有重命名该文件或文件夹的权限');
+    if (!rights.can(item, LEVEL.edit)) throw forbidden('您没有重命名该文件或文件夹的权限');
     const name = validItemName(fileName);
     const parentId = item.parent_id;
     try {
@@ -274,16 +323,17 @@ export class FoldersService {
     }
     const renamed = await findLiveItem(this.db, item.id);
     if (!renamed) throw notFound(ITEM_NOT_FOUND);
-    return this.toItem(renamed, user, policy, env);
+    await resolveTargets(rights, [renamed]);
+    return this.toItem(renamed, user, policy, env, rights);
   }
 
   /** DELETE /api/User/Files: to the recycle bin, all or nothing. */
   async deleteItems(user: UserRow, ids: string[]): Promise<{ deleted: number }> {
     const { policy } = await this.context(user);
-    const items = await this.visibleItems(user, ids, policy);
+    const { items, rights } = await this.itemsAndRights(user, ids, policy);
     for (const item of items) {
       if (item.parent_id === null) throw forbidden('根目录不能删除');
-      if (!accessTo(user, item, policy).write) throw forbidden('您没有删除该文件或文件夹的权限');
+      if (!rights.can(item, LEVEL.edit)) throw forbidden('您没有删除该文件或文件夹的权限');
     }
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
@@ -300,18 +350,21 @@ export class FoldersService {
   /** POST /api/User/Files/Move and /Copy (docs/integration.md, "File operations"). */
   async transfer(user: UserRow, body: OperationBody, mode: 'move' | 'copy'): Promise<OperationResult> {
     const { policy, env } = await this.context(user);
-    const sources = await this.visibleItems(user, body.ids, policy);
-    const target = await this.readableFolder(user, body.targetId, policy, '目标文件夹不存在或已被删除');
+    const { items: sources, rights } = await this.itemsAndRights(user, body.ids, policy);
+    const target = await this.folderFor(rights, body.targetId, '目标文件夹不存在或已被删除');
     for (const s of sources) {
       if (s.parent_id === null) throw forbidden(mode === 'move' ? '根目录不能移动' : '根目录不能复制');
-      if (mode === 'move' && !accessTo(user, s, policy).write) throw forbidden('您没有移动该文件或文件夹的权限');
+      if (mode === 'move' && !rights.can(s, LEVEL.edit)) throw forbidden('您没有移动该文件或文件夹的权限');
+      if (mode === 'copy' && !rights.can(s, LEVEL.download)) throw forbidden('您没有复制该文件或文件夹的权限');
     }
-    if (!accessTo(user, target, policy).write) throw forbidden('您没有在目标文件夹中放入文件的权限');
+    if (!rights.can(target, LEVEL.edit)) throw forbidden('您没有在目标文件夹中放入文件的权限');
     for (const s of sources) {
       if (target.id_path === s.id_path || target.id_path.startsWith(`${s.id_path}/`)) throw intoItself();
     }
+    for (const s of sources) {
+      if (await shortcutWouldLandInTarget(this.db, s, target)) throw shortcutInItsTarget();
+    }
     const strategy = body.strategy ?? null;
-    if (strategy === 0) throw badRequest('暂不支持保存为新版本，请选择覆盖、重命名或跳过');
 
     // moving an item into the folder it is in changes nothing
     const work = topmost(sources).filter((s) => !(mode === 'move' && s.parent_id === target.id));
@@ -320,19 +373,27 @@ export class FoldersService {
     const ownerIn = (s: ItemRow) => (target.space_type === SPACE_PERSONAL ? target.owner_id : spaceChanges(s) || mode === 'copy' ? user.id : s.owner_id);
 
     let outcome: OperationResult | number[];
+    // blobs that no file version holds any more, removed from disk once the transaction has committed
+    const released: string[] = [];
     try {
       outcome = await this.db.transaction().execute(async (trx): Promise<OperationResult | number[]> => {
         // the conflicts, before anything changes
         const conflicts: ItemRow[] = [];
-        const seen = new Set<string>();
+        const seen = new Map<string, string>();
+        // 新版本 (0) is a choice only when every conflict is a file meeting a file
+        let filesOnFiles = true;
         for (const s of work) {
-          if (seen.has(s.name_key) || (await liveNameOwner(trx, target.id, s.name_key))) conflicts.push(s);
-          seen.add(s.name_key);
+          const holderType = (await liveNameOwner(trx, target.id, s.name_key))?.type ?? seen.get(s.name_key);
+          if (holderType !== undefined) {
+            conflicts.push(s);
+            if (s.type !== 'file' || holderType !== 'file') filesOnFiles = false;
+          }
+          seen.set(s.name_key, s.type);
         }
         if (conflicts.length && strategy === null) {
           const first = conflicts[0];
-          // 新版本 (0) is offered once files keep versions; until then it is not a choice
           const strategies = [
+            ...(filesOnFiles ? [{ name: '新版本', value: 0 }] : []),
             { name: '覆盖', value: 1 },
             { name: '重命名', value: 2 },
             { name: '跳过', value: 3 },
@@ -349,10 +410,29 @@ export class FoldersService {
           const holder = await liveNameOwner(trx, target.id, s.name_key);
           if (holder) {
             if (strategy === 3) continue;
+            if (strategy === 0) {
+              if (s.type === 'folder' || holder.type === 'folder') throw badRequest('文件夹不能保存为新版本');
+              if (s.type !== 'file' || holder.type !== 'file') throw badRequest('快捷方式不能保存为新版本');
+              await rights.ensure([holder], trx);
+              if (!rights.can(holder, LEVEL.edit)) throw forbidden('您没有为目标位置的同名文件添加版本的权限');
+              await addMasterVersion(trx, holder.id, await masterContent(trx, s.id), user.id, now);
+              if (mode === 'move') {
+                // the moved file is gone for good: its content lives on as the new version
+                released.push(...(await dropVersionsOf(trx, [s.id])));
+                await trx.deleteFrom('items').where('id', '=', s.id).execute();
+                if (current.parent_id !== null) {
+                  await addChildCount(trx, current.parent_id, current.type_order, -1);
+                  await touchItem(trx, current.parent_id, now);
+                }
+              }
+              if (!done.includes(holder.id)) done.push(holder.id);
+              continue;
+            }
             if (strategy === 1) {
               if (holder.id === s.id) continue; // a copy over itself: nothing to replace
               if (s.id_path.startsWith(`${holder.id_path}/`)) throw badRequest('不能用文件夹中的内容覆盖该文件夹本身');
-              if (!accessTo(user, holder, policy).write) throw forbidden('您没有覆盖目标位置同名项的权限');
+              await rights.ensure([holder], trx);
+              if (!rights.can(holder, LEVEL.edit)) throw forbidden('您没有覆盖目标位置同名项的权限');
               await markDeleted(trx, holder, user.id, now);
             } else if (strategy === 2) {
               const wanted = conflicts.length === 1 && body.newFileName !== undefined ? validItemName(body.newFileName) : null;
@@ -368,12 +448,22 @@ export class FoldersService {
           if (mode === 'move') {
             await trx
               .updateTable('items')
-              .set({ parent_id: target.id, name, name_key: itemNameKey(name), extension, updated_at: now })
+              .set({
+                parent_id: target.id,
+                name,
+                name_key: itemNameKey(name),
+                extension,
+                updated_at: now,
+                // last in the target's manual order
+                sort_order: await nextSortOrder(trx, target.id, Number(current.type_order)),
+              })
               .where('id', '=', s.id)
               .execute();
             // the live child counts of the source folder and the target
             if (current.parent_id !== null) await addChildCount(trx, current.parent_id, current.type_order, -1);
             await addChildCount(trx, target.id, current.type_order, 1);
+            // access policies belong to the enterprise space: a subtree moved out leaves them behind
+            if (spaceChanges(s) && target.space_type === SPACE_PERSONAL) await dropSubtreePolicies(trx, s);
             await rewriteSubtree(trx, s, {
               idPath: `${target.id_path}/${s.id}`,
               namePath: childNamePath(target.name_path, name),
@@ -395,8 +485,10 @@ export class FoldersService {
                 extension: r.id === s.id ? extension : r.extension,
                 size: Number(r.size),
                 now,
+                targetId: r.target_id,
               });
               copies.set(r.id, copy);
+              if (r.type === 'file') await copyMasterVersion(trx, r.id, copy.id, user.id, now);
             }
             const top = copies.get(s.id);
             if (top) done.push(top.id);
@@ -410,11 +502,14 @@ export class FoldersService {
       throw err;
     }
     if (!Array.isArray(outcome)) return outcome;
+    await this.blobs.remove(released);
     const rows = await findItemsWithOwner(this.db, outcome);
+    await rights.ensure(rows);
+    await resolveTargets(rights, rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = outcome.flatMap((id) => {
       const row = byId.get(id);
-      return row && row.deleted_at === null ? [this.toItem(row, user, policy, env)] : [];
+      return row && row.deleted_at === null ? [this.toItem(row, user, policy, env, rights)] : [];
     });
     return { conflictType: 0, conflictInfo: null, conflictStrategies: [], items };
   }
@@ -434,8 +529,9 @@ export class FoldersService {
   /** GET /api/User/Folders/{id}/TreeNodes: the child folders. */
   async treeNodes(user: UserRow, id: string): Promise<TreeNode[]> {
     const { policy, env } = await this.context(user);
-    const folder = await this.readableFolder(user, id, policy);
-    return (await childFolders(this.db, folder.id)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
+    const { folder, rights } = await this.folderAndRights(user, id, policy);
+    const hideFrom = rights.level(folder) < LEVEL.manage ? await rights.loadCaller() : undefined;
+    return (await childFolders(this.db, folder.id, hideFrom)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
   }
 
   /** GET /api/User/Folders/Personal/FolderTree and /Public/FolderTree: the root, then its child folders. */
@@ -443,8 +539,9 @@ export class FoldersService {
     const roots = space === 'personal' ? await this.personalRoots(user) : await this.publicRoots(user);
     if (!roots.length) return [];
     const { policy, env } = await this.context(user);
-    const root = await this.readableFolder(user, roots[0].id, policy);
-    const children = (await childFolders(this.db, root.id)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
+    const { folder: root, rights } = await this.folderAndRights(user, roots[0].id, policy);
+    const hideFrom = rights.level(root) < LEVEL.manage ? await rights.loadCaller() : undefined;
+    const children = (await childFolders(this.db, root.id, hideFrom)).map((r) => this.toTreeNode(r, r.has_children === 1, env));
     return [this.toTreeNode(root, children.length > 0, env), ...children];
   }
 

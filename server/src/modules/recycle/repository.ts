@@ -2,12 +2,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import type { ItemWithOwner } from '../folders/repository';
+import { entryForCaller, LEVEL, SPACE_ENTERPRISE, type Caller } from '../folders/rights';
 
 export interface RecycleScope {
   /** personal items of this owner */
   personalOwnerId: number | null;
-  /** every enterprise item */
-  enterprise: boolean;
+  /** every enterprise item (true), none (false), or those at or below these id paths */
+  enterprise: boolean | string[];
+}
+
+function enterpriseAll(scope: RecycleScope): boolean {
+  return scope.enterprise === true;
+}
+function enterpriseBelow(scope: RecycleScope): string[] {
+  return Array.isArray(scope.enterprise) ? scope.enterprise : [];
 }
 
 function deletedTops(db: Kysely<Database>, scope: RecycleScope) {
@@ -20,7 +28,16 @@ function deletedTops(db: Kysely<Database>, scope: RecycleScope) {
       if (scope.personalOwnerId !== null) {
         parts.push(eb.and([eb('items.space_type', '=', 2), eb('items.owner_id', '=', scope.personalOwnerId)]));
       }
-      if (scope.enterprise) parts.push(eb('items.space_type', '=', 1));
+      if (enterpriseAll(scope)) parts.push(eb('items.space_type', '=', 1));
+      const below = enterpriseBelow(scope);
+      if (below.length) {
+        parts.push(
+          eb.and([
+            eb('items.space_type', '=', 1),
+            eb.or(below.flatMap((p) => [eb('items.id_path', '=', p), eb('items.id_path', 'like', `${p}/%`)])),
+          ]),
+        );
+      }
       return eb.or(parts);
     });
 }
@@ -31,7 +48,7 @@ export async function listDeleted(
   offset: number,
   limit: number,
 ): Promise<{ rows: ItemWithOwner[]; total: number }> {
-  if (scope.personalOwnerId === null && !scope.enterprise) return { rows: [], total: 0 };
+  if (scope.personalOwnerId === null && !enterpriseAll(scope) && !enterpriseBelow(scope).length) return { rows: [], total: 0 };
   const count = await deletedTops(db, scope)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -72,4 +89,22 @@ export async function expiredTops(db: Kysely<Database>, before: number, limit: n
     .limit(limit)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * Id paths of the enterprise items (live or deleted) with a policy entry of level 3 or more for
+ * the caller: outside them a user who is not a document administrator cannot edit anything.
+ */
+export async function editableAnchors(db: Kysely<Database>, caller: Caller): Promise<string[]> {
+  const rows = await db
+    .selectFrom('access_policies as p')
+    .innerJoin('items', 'items.id', 'p.item_id')
+    .select('items.id_path')
+    .where('items.space_type', '=', SPACE_ENTERPRISE)
+    .where('p.level', '>=', LEVEL.edit)
+    .where(entryForCaller(caller))
+    .execute();
+  const paths = [...new Set(rows.map((r) => r.id_path))].sort();
+  // a path below another one adds nothing
+  return paths.filter((p) => !paths.some((o) => o !== p && p.startsWith(`${o}/`)));
 }

@@ -14,7 +14,7 @@ export const recycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '回收站（最近删除的在前）',
-        description: '个人空间中自己删除的项；有企业空间写权限的用户还能看到企业空间中删除的项。',
+        description: '个人空间中自己删除的项，以及企业空间中自己有编辑权限（3 级及以上）的已删除项。',
         querystring: RecycleQuerySchema,
         response: { 200: Envelope(RecycleListSchema) },
       },

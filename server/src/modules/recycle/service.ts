@@ -5,14 +5,16 @@ import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import type { TimeFormatter } from '../../lib/time';
 import { findItemsWithOwner, findLiveItem, findRoot, itemNameKey, liveNameTaken, markRestored, purgeDeleted, rewriteSubtree, touchItem } from '../folders/repository';
-import { accessTo, SPACE_ENTERPRISE, SPACE_PERSONAL } from '../folders/rights';
+import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { childNamePath, DUPLICATE_NAME, extensionOf, freeName, parentNamePath, type FoldersService } from '../folders/service';
-import { expiredTops, findDeletedTops, listDeleted, type RecycleScope } from './repository';
+import { editableAnchors, expiredTops, findDeletedTops, listDeleted, type RecycleScope } from './repository';
 import type { RecycleList, RecycleQuery } from './schemas';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NOT_IN_RECYCLE = '回收站中不存在该文件或文件夹';
+/** At most this many deleted items are weighed against a caller's policies for one listing. */
+const WEIGHED_MAX = 10000;
 
 export class RecycleService {
   constructor(
@@ -27,12 +29,16 @@ export class RecycleService {
   }
 
   /**
-   * Whose deleted items the caller sees: their own personal space, and the enterprise space
-   * when they may change it (asked of the one rights function).
+   * Whose deleted items the caller sees: their own personal space, and the enterprise items
+   * they may edit (level 3 or more): all of them for a document administrator, else those at
+   * or below an item where a policy entry gives the caller 3 or more (then weighed one by one).
    */
-  private scopeOf(user: UserRow, policy: Awaited<ReturnType<FoldersService['context']>>['policy']): RecycleScope {
-    const personal = accessTo(user, { space_type: SPACE_PERSONAL, owner_id: user.id }, policy).write;
-    const enterprise = accessTo(user, { space_type: SPACE_ENTERPRISE, owner_id: 0 }, policy).write;
+  private async scopeOf(user: UserRow, rights: LoadedRights): Promise<RecycleScope> {
+    const personal = rights.can({ id: 0, id_path: '', space_type: SPACE_PERSONAL, owner_id: user.id }, LEVEL.edit);
+    let enterprise: RecycleScope['enterprise'] = false;
+    if (!user.disabled && rights.policy.publicSpace) {
+      enterprise = user.is_doc_admin === 1 ? true : await editableAnchors(this.db, await rights.loadCaller());
+    }
     return { personalOwnerId: personal ? user.id : null, enterprise };
   }
 
@@ -41,13 +47,27 @@ export class RecycleService {
     const { policy, env } = await this.folders.context(user);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
-    const { rows, total } = await listDeleted(this.db, this.scopeOf(user, policy), (page - 1) * pageSize, pageSize);
+    const rights = await this.folders.rights.load(user, policy, []);
+    const scope = await this.scopeOf(user, rights);
+    let rows: Awaited<ReturnType<typeof listDeleted>>['rows'];
+    let total: number;
+    if (Array.isArray(scope.enterprise) && scope.enterprise.length) {
+      // a policy further down may take editing away again: weigh each candidate
+      const candidates = (await listDeleted(this.db, scope, 0, WEIGHED_MAX)).rows;
+      await rights.ensure(candidates);
+      const editable = candidates.filter((r) => rights.can(r, LEVEL.edit));
+      total = editable.length;
+      rows = editable.slice((page - 1) * pageSize, page * pageSize);
+    } else {
+      ({ rows, total } = await listDeleted(this.db, scope, (page - 1) * pageSize, pageSize));
+      await rights.ensure(rows);
+    }
     const data = rows.map((row) => {
       const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
       const parentPath = parentNamePath(row.name_path);
       return {
         // an item whose folder was purged has no parent any more: it keeps its own name
-        ...this.folders.toItem(row, user, policy, env),
+        ...this.folders.toItem(row, user, policy, env, rights),
         name: row.name,
         deletedAt: this.formatTime(row.deleted_at),
         expiresAt: this.formatTime(Number(row.deleted_at) + this.retentionMs),
@@ -70,10 +90,13 @@ export class RecycleService {
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = parsed.map((id) => {
       const row = byId.get(id);
-      if (!row || !accessTo(user, row, policy).write) throw notFound(NOT_IN_RECYCLE);
+      if (!row) throw notFound(NOT_IN_RECYCLE);
       return row;
     });
-    return { items, policy, env };
+    // only who may edit a deleted item sees it in the recycle bin
+    const rights = await this.folders.rights.load(user, policy, items);
+    for (const row of items) if (!rights.can(row, LEVEL.edit)) throw notFound(NOT_IN_RECYCLE);
+    return { items, policy, env, rights };
   }
 
   /**
@@ -81,7 +104,7 @@ export class RecycleService {
    * when that folder is deleted or purged; a name taken meanwhile gets `（n）`.
    */
   async restore(user: UserRow, ids: string[]): Promise<{ restored: Item[] }> {
-    const { items, policy, env } = await this.visibleDeleted(user, ids);
+    const { items, policy, env, rights } = await this.visibleDeleted(user, ids);
     try {
       await this.db.transaction().execute(async (trx) => {
         const now = Date.now();
@@ -115,14 +138,16 @@ export class RecycleService {
       throw err;
     }
     const rows = await findItemsWithOwner(this.db, items.map((i) => i.id));
+    await rights.ensure(rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { restored: items.flatMap((i) => (byId.has(i.id) ? [this.folders.toItem(byId.get(i.id)!, user, policy, env)] : [])) };
+    return { restored: items.flatMap((i) => (byId.has(i.id) ? [this.folders.toItem(byId.get(i.id)!, user, policy, env, rights)] : [])) };
   }
 
   /** DELETE /api/User/Recycle: gone for good. */
   async purge(user: UserRow, ids: string[]): Promise<{ purged: number }> {
     const { items } = await this.visibleDeleted(user, ids);
-    await this.db.transaction().execute((trx) => purgeDeleted(trx, items.map((i) => i.id)));
+    const gone = await this.db.transaction().execute((trx) => purgeDeleted(trx, items.map((i) => i.id)));
+    await this.folders.blobs.remove(gone);
     return { purged: items.length };
   }
 
@@ -132,7 +157,8 @@ export class RecycleService {
     for (;;) {
       const ids = await expiredTops(this.db, now - this.retentionMs, 200);
       if (!ids.length) return purged;
-      await this.db.transaction().execute((trx) => purgeDeleted(trx, ids));
+      const gone = await this.db.transaction().execute((trx) => purgeDeleted(trx, ids));
+      await this.folders.blobs.remove(gone);
       purged += ids.length;
     }
   }
