@@ -12,3 +12,4 @@ export { setNavigate, navigateTo, type NavigateFn } from './navigation';
 export { localStore, sessionStore, createStorage, setCookie, getCookie, removeCookie, type ExpiringStorage } from './storage';
 export * from './routes';
 export { REMOTE_MENUS, remoteMeta } from './menus';
+export * from './upload';

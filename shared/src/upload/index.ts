@@ -1,0 +1,30 @@
+export type {
+  UploadPath,
+  UploadSource,
+  UploadItem,
+  UploadConflictRequest,
+  UploadConflictAnswer,
+  CheckAndCreateFileInfoBody,
+  CheckAndCreateFileInfoResult,
+  UploadRapidBody,
+  UploadRapidResult,
+  UploadChunkQuery,
+  UploadChunkFields,
+  UploadMergeBody,
+} from './types';
+export {
+  derivePanelStatus,
+  summarizeUploads,
+  fileExtension,
+  PANEL_TEXT,
+  UPLOAD_STATUS_TEXT,
+  UPLOAD_TEXT,
+  type UploadSummary,
+} from './status';
+export {
+  uploads,
+  registerUploadService,
+  hasUploadService,
+  type UploadService,
+  type UploadsSettledEvent,
+} from './service';

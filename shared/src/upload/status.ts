@@ -1,0 +1,77 @@
+// Panel status and texts of the upload list (spec section 4).
+import { PanelStatus, UploadStatus } from '../constants';
+import type { UploadItem } from './types';
+
+type StatusOnly = Pick<UploadItem, 'status'>;
+
+/** idle (empty); uploading (any uploading or waiting); success (all done); error (some failed, none in progress); else paused. */
+export function derivePanelStatus(items: readonly StatusOnly[]): PanelStatus {
+  if (items.length === 0) return PanelStatus.Idle;
+  let done = 0;
+  let failed = 0;
+  for (const { status } of items) {
+    if (status === UploadStatus.Uploading || status === UploadStatus.Waiting) return PanelStatus.Uploading;
+    if (status === UploadStatus.Success || status === UploadStatus.Complete) done += 1;
+    else if (status === UploadStatus.Error) failed += 1;
+  }
+  if (done === items.length) return PanelStatus.Success;
+  if (failed > 0) return PanelStatus.Error;
+  return PanelStatus.Paused;
+}
+
+export interface UploadSummary {
+  status: PanelStatus;
+  /** items finished successfully */
+  done: number;
+  total: number;
+  /** the header chip: 上传中 n / total, 全部暂停, 部分文件上传失败, 全部上传成功 ('' when idle) */
+  text: string;
+}
+
+export const PANEL_TEXT = {
+  uploading: (done: number, total: number) => `上传中 ${done} / ${total}`,
+  paused: '全部暂停',
+  error: '部分文件上传失败',
+  success: '全部上传成功',
+} as const;
+
+export function summarizeUploads(items: readonly StatusOnly[]): UploadSummary {
+  const status = derivePanelStatus(items);
+  const total = items.length;
+  const done = items.filter((i) => i.status === UploadStatus.Success || i.status === UploadStatus.Complete).length;
+  let text = '';
+  if (status === PanelStatus.Uploading) text = PANEL_TEXT.uploading(done, total);
+  else if (status === PanelStatus.Paused) text = PANEL_TEXT.paused;
+  else if (status === PanelStatus.Error) text = PANEL_TEXT.error;
+  else if (status === PanelStatus.Success) text = PANEL_TEXT.success;
+  return { status, done, total, text };
+}
+
+/** Short row texts for each item status. */
+export const UPLOAD_STATUS_TEXT: Record<UploadStatus, string> = {
+  waiting: '等待上传',
+  uploading: '上传中',
+  paused: '已暂停',
+  success: '上传成功',
+  error: '上传失败',
+  complete: '上传成功',
+};
+
+/** Row texts beyond the status. */
+export const UPLOAD_TEXT = {
+  hashing: '正在校验文件',
+  rapid: '秒传成功',
+  skipped: '已跳过',
+  conflict: '文件名重复，等待处理',
+  closeTitle: '取消上传',
+  closeContent: '列表中还有未完成的文件，确定取消上传吗？',
+  closeContinue: '继续上传',
+  closeCancel: '取消上传',
+  leaveConfirm: '文件正在上传，离开页面将中断上传，确定离开吗？',
+} as const;
+
+/** Lower-case extension without the dot ('' when the name has none). */
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : '';
+}

@@ -1,0 +1,575 @@
+import SparkMD5 from 'spark-md5';
+import { createStorage, PanelStatus, UploadStatus, type UploadPath } from '@app/shared';
+import { UploadEngine, type UploadEngineDeps } from './engine';
+import { FakeServer } from './fakeServer';
+import { createHasher, type Hasher } from './hasher';
+import { createTaskStore } from './taskStore';
+
+const folder: UploadPath = { wjFileId: '42', type: 2, namePath: '/个人文件/资料', idPath: '2/42' };
+
+function fileOf(content: string, name: string, lastModified = 1_700_000_000_000): File {
+  return new File([content], name, { lastModified });
+}
+
+/** hex MD5 of each `chunkSize` slice of an ASCII string */
+function chunkHashesOf(content: string, chunkSize: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < content.length; i += chunkSize) out.push(SparkMD5.hash(content.slice(i, i + chunkSize)));
+  return out;
+}
+
+function memoryStorage() {
+  const map = new Map<string, string>();
+  const area = {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+    clear: () => map.clear(),
+  } as unknown as Storage;
+  return createStorage(() => area);
+}
+
+function setup(overrides: Partial<UploadEngineDeps> = {}) {
+  const server = new FakeServer();
+  const notify = { error: jest.fn(), warning: jest.fn() };
+  let id = 0;
+  const tasks = overrides.tasks ?? createTaskStore(memoryStorage());
+  const engine = new UploadEngine({
+    transport: server,
+    hasher: createHasher({ createWorker: null, between: () => Promise.resolve() }),
+    tasks,
+    notify,
+    createId: () => `id${(id += 1)}`,
+    yieldToUi: () => Promise.resolve(),
+    ...overrides,
+  });
+  return { engine, server, notify, tasks };
+}
+
+/** Waits (a few ms at a time) until `cond` holds: hashing reads the file asynchronously. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i += 1) await new Promise((r) => setTimeout(r, 1));
+  expect(cond()).toBe(true);
+}
+
+const statuses = (engine: UploadEngine) => engine.getSnapshot().items.map((i) => i.status);
+
+describe('one file', () => {
+  it('creates the task, hashes, checks for an instant upload, sends every chunk with its ChunkHash, then merges', async () => {
+    const { engine, server } = setup();
+    const content = 'abcdefghij'; // chunkSize 4 → chunks of 4, 4, 2
+    const [item] = await engine.add([fileOf(content, '报告.txt')], folder);
+    await engine.whenIdle();
+
+    expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'rapid', 'chunk', 'chunk', 'chunk', 'merge']);
+    const [create] = server.of('create');
+    expect(create.body).toEqual({
+      folderId: '42',
+      fileName: '报告.txt',
+      size: 10,
+      type: 2,
+      strategy: null,
+      relativePath: '报告.txt',
+      taskId: item.taskId,
+      shareId: null,
+    });
+    const fileHash = SparkMD5.hash(content);
+    expect(server.of('rapid')).toEqual([{ kind: 'rapid', fileId: 's1', fileHash }]);
+    const chunks = server.of('chunk');
+    expect(chunks.map((c) => c.n)).toEqual([1, 2, 3]);
+    expect(chunks.map((c) => c.hash)).toEqual(chunkHashesOf(content, 4));
+    expect(chunks.map((c) => c.size)).toEqual([4, 4, 2]);
+    expect(chunks[2].fields).toEqual({
+      chunkNumber: 3,
+      totalChunks: 3,
+      chunkSize: 4,
+      currentChunkSize: 2,
+      totalSize: 10,
+      identifier: fileHash,
+      filename: '报告.txt',
+      relativePath: '报告.txt',
+    });
+    expect(server.of('merge')).toEqual([{ kind: 'merge', fileId: 's1', fileHash, relativePath: '报告.txt' }]);
+
+    const done = engine.getItem(item.id)!;
+    expect(done).toMatchObject({
+      status: UploadStatus.Success,
+      completed: true,
+      mathPro: 100,
+      md5verify: 100,
+      uploadedSize: 10,
+      uniqueIdentifier: fileHash,
+      fileId: 'item-s1',
+      isMD5Compute: false,
+      fileType: 'txt',
+      error: false,
+    });
+  });
+
+  it('is an instant upload when the server already has the content: no chunk is sent', async () => {
+    const { engine, server } = setup();
+    server.known.add(SparkMD5.hash('same bytes'));
+    const [item] = await engine.add([fileOf('same bytes', 'a.txt')], folder);
+    await engine.whenIdle();
+    expect(server.of('chunk')).toHaveLength(0);
+    expect(server.of('merge')).toHaveLength(0);
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Success, mathPro: 100, msg: '秒传成功' });
+  });
+
+  it('sends one empty chunk for an empty file', async () => {
+    const { engine, server } = setup();
+    await engine.add([fileOf('', 'empty.txt')], folder);
+    await engine.whenIdle();
+    expect(server.of('chunk').map((c) => [c.n, c.size, c.hash, c.fields.totalChunks])).toEqual([[1, 0, SparkMD5.hash(''), 1]]);
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+  });
+
+  it('keeps the path inside a dropped folder and marks the item as from a folder', async () => {
+    const { engine, server } = setup();
+    const [item] = await engine.add([{ file: fileOf('xyz', 'b.txt'), relativePath: '项目/图纸/b.txt' }], folder);
+    await engine.whenIdle();
+    expect(item.isFolder).toBe(true);
+    expect(server.of('create')[0].body.relativePath).toBe('项目/图纸/b.txt');
+    expect(server.of('merge')[0].relativePath).toBe('项目/图纸/b.txt');
+  });
+
+  it('never has more than 3 chunks in flight', async () => {
+    const { engine, server } = setup();
+    await engine.add([fileOf('x'.repeat(40), 'big.bin')], folder); // 10 chunks
+    await engine.whenIdle();
+    expect(server.chunkNumbers().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(server.maxInFlight).toBe(3);
+  });
+
+  it('reports hashing progress as md5verify and upload progress as mathPro and uploadedSize', async () => {
+    const { engine, server } = setup({
+      hasher: createHasher({ createWorker: null, sliceSize: 2, between: () => Promise.resolve() }),
+    });
+    const seen: Array<{ md5verify: number; mathPro: number; isMD5Compute: boolean }> = [];
+    engine.subscribe(() => {
+      const item = engine.getSnapshot().items[0];
+      if (item) seen.push({ md5verify: item.md5verify, mathPro: item.mathPro, isMD5Compute: item.isMD5Compute });
+    });
+    server.options.chunkSize = 4;
+    await engine.add([fileOf('abcdefgh', 'p.txt')], folder);
+    await engine.whenIdle();
+    const md5 = [...new Set(seen.filter((s) => s.isMD5Compute).map((s) => s.md5verify))];
+    expect(md5).toEqual([0, 25, 50, 75, 100]);
+    const pro = [...new Set(seen.map((s) => s.mathPro))];
+    expect(pro).toEqual(expect.arrayContaining([0, 50, 99, 100]));
+  });
+});
+
+describe('the queue', () => {
+  it('sends one file at a time, in the order added', async () => {
+    const { engine, server } = setup();
+    await engine.add([fileOf('aaaaaaaaa', '1.txt'), fileOf('bbbbbbbbb', '2.txt'), fileOf('ccccccccc', '3.txt')], folder);
+    await engine.whenIdle();
+    expect(server.overlaps).toBe(0);
+    // each file's calls come together: create, rapid, chunks, merge, then the next file
+    const order = server.calls
+      .filter((c) => c.kind !== 'options')
+      .map((c) => (c.kind === 'create' ? c.body.fileName : c.kind === 'chunk' || c.kind === 'merge' || c.kind === 'rapid' ? c.fileId : ''));
+    expect(order).toEqual([
+      '1.txt', 's1', 's1', 's1', 's1', 's1',
+      '2.txt', 's2', 's2', 's2', 's2', 's2',
+      '3.txt', 's3', 's3', 's3', 's3', 's3',
+    ]);
+    expect(statuses(engine)).toEqual(['success', 'success', 'success']);
+  });
+
+  it('lists a large selection in batches of 50 and warns above maxFileCount', async () => {
+    const yieldToUi = jest.fn(() => Promise.resolve());
+    const { engine, server, notify } = setup({ yieldToUi });
+    server.options.maxFileCount = 100;
+    engine.pauseAll();
+    const files = Array.from({ length: 120 }, (_, i) => fileOf('z', `${i}.txt`));
+    const items = await engine.add(files, folder);
+    expect(items).toHaveLength(120);
+    expect(yieldToUi).toHaveBeenCalledTimes(2);
+    expect(notify.warning).toHaveBeenCalledWith('选择的文件超过 100 个，可能会出现卡顿');
+    // added while everything is paused: paused
+    expect(new Set(statuses(engine))).toEqual(new Set([UploadStatus.Paused]));
+    engine.cancelAll();
+  });
+
+  it('emits settled with the target folders after the queue drains', async () => {
+    const { engine } = setup();
+    const settled = jest.fn();
+    engine.onSettled(settled);
+    await engine.add([{ file: fileOf('q', 'q.txt'), relativePath: '目录/q.txt' }], folder);
+    await engine.whenIdle();
+    expect(settled).toHaveBeenCalledTimes(1);
+    expect(settled).toHaveBeenCalledWith({ folderIds: ['42'], withFolders: true });
+  });
+});
+
+describe('refusals before any request', () => {
+  it('refuses a file of the maximum size or more with the formatted size and marks it failed', async () => {
+    const { engine, server, notify } = setup();
+    server.options.maxFileSize = 1024;
+    server.options.chunkSize = 512;
+    const big = fileOf('x'.repeat(1024), 'big.iso');
+    const ok = fileOf('y'.repeat(1023), 'ok.bin');
+    const [refused] = await engine.add([big, ok], folder);
+    await engine.whenIdle();
+    const message = '该文件超过允许的最大值（1 KB），无法上传';
+    expect(refused).toMatchObject({ status: UploadStatus.Error, error: true, msg: message });
+    expect(notify.error).toHaveBeenCalledWith(message);
+    expect(server.of('create').map((c) => c.body.fileName)).toEqual(['ok.bin']);
+    // retry cannot help a refused file
+    engine.retry(refused.id);
+    expect(engine.getItem(refused.id)!.status).toBe(UploadStatus.Error);
+  });
+
+  it('uses the default maximum of 5 GB in the message', async () => {
+    const { engine, server } = setup();
+    server.options.maxFileSize = 5_368_709_120;
+    const huge = fileOf('', 'huge.iso');
+    Object.defineProperty(huge, 'size', { value: 5_368_709_120 });
+    const [item] = await engine.add([huge], folder);
+    expect(item.msg).toBe('该文件超过允许的最大值（5 GB），无法上传');
+    expect(server.of('create')).toHaveLength(0);
+  });
+
+  it('refuses a blank name and a missing name', async () => {
+    const { engine, server } = setup();
+    const blank = fileOf('a', '   ');
+    const nameless = fileOf('a', 'x');
+    Object.defineProperty(nameless, 'name', { value: undefined });
+    const items = await engine.add([blank, nameless], folder);
+    expect(items.map((i) => i.msg)).toEqual(['文件名无效', '文件缺少必需属性：name']);
+    expect(items.every((i) => i.status === UploadStatus.Error)).toBe(true);
+    await engine.whenIdle();
+    expect(server.of('create')).toHaveLength(0);
+  });
+});
+
+describe('name conflicts', () => {
+  it('pauses everything, puts the file back first and asks; rename sends strategy 2 with the new name', async () => {
+    const { engine, server } = setup();
+    server.existing.add('合同.docx');
+    const items = await engine.add([fileOf('conflict', '合同.docx'), fileOf('other', '其他.txt')], folder);
+    await engine.whenIdle();
+
+    const snap = engine.getSnapshot();
+    expect(snap.paused).toBe(true);
+    expect(snap.conflict).toEqual({
+      itemId: items[0].id,
+      taskId: items[0].taskId,
+      conflictInfo: { fileName: '合同.docx' },
+      conflictStrategies: expect.arrayContaining([{ name: '重命名', value: 2 }]),
+      fileInfo: { fileName: '合同.docx' },
+    });
+    expect(statuses(engine)).toEqual([UploadStatus.Paused, UploadStatus.Paused]);
+    expect(snap.summary).toMatchObject({ status: PanelStatus.Paused, text: '全部暂停' });
+    expect(server.of('create')).toHaveLength(1);
+
+    engine.resolveConflict({ operation: 2, newFileName: '合同（1）.docx', fileExtension: '.docx' });
+    await engine.whenIdle();
+    const creates = server.of('create').map((c) => [c.body.fileName, c.body.strategy]);
+    // the conflicting file goes first, renamed; then the other one
+    expect(creates).toEqual([
+      ['合同.docx', null],
+      ['合同（1）.docx', 2],
+      ['其他.txt', null],
+    ]);
+    expect(engine.getItem(items[0].id)).toMatchObject({ status: UploadStatus.Success, fileName: '合同（1）.docx', name: '合同.docx' });
+    expect(server.of('merge')[0].relativePath).toBe('合同（1）.docx');
+    expect(statuses(engine)).toEqual(['success', 'success']);
+  });
+
+  it('apply-to-all answers the later conflicts without asking', async () => {
+    const { engine, server } = setup();
+    for (const n of ['a.txt', 'b.txt', 'c.txt']) server.existing.add(n);
+    await engine.add([fileOf('1', 'a.txt'), fileOf('2', 'b.txt'), fileOf('3', 'c.txt')], folder);
+    await engine.whenIdle();
+    expect(engine.getSnapshot().conflict?.conflictInfo.fileName).toBe('a.txt');
+
+    const asked: string[] = [];
+    engine.subscribe(() => {
+      const c = engine.getSnapshot().conflict;
+      if (c && !asked.includes(c.conflictInfo.fileName)) asked.push(c.conflictInfo.fileName);
+    });
+    engine.resolveConflict({ operation: 0, operationAll: true });
+    await engine.whenIdle();
+    expect(asked).toEqual([]);
+    expect(server.of('create').map((c) => [c.body.fileName, c.body.strategy])).toEqual([
+      ['a.txt', null],
+      ['a.txt', 0],
+      ['b.txt', null],
+      ['b.txt', 0],
+      ['c.txt', null],
+      ['c.txt', 0],
+    ]);
+    expect(statuses(engine)).toEqual(['success', 'success', 'success']);
+  });
+
+  it('skip marks the file successful without sending it (sent as null), and skip-all skips the later ones', async () => {
+    const { engine, server } = setup();
+    server.existing.add('a.txt');
+    server.existing.add('b.txt');
+    const items = await engine.add([fileOf('1', 'a.txt'), fileOf('2', 'b.txt'), fileOf('3', 'new.txt')], folder);
+    await engine.whenIdle();
+    engine.resolveConflict({ operation: 3, operationAll: true });
+    await engine.whenIdle();
+    expect(engine.getItem(items[0].id)).toMatchObject({ status: UploadStatus.Success, msg: '已跳过' });
+    expect(engine.getItem(items[1].id)).toMatchObject({ status: UploadStatus.Success, msg: '已跳过' });
+    expect(server.of('create').map((c) => [c.body.fileName, c.body.strategy])).toEqual([
+      ['a.txt', null],
+      ['b.txt', null],
+      ['new.txt', null],
+    ]);
+    expect(server.of('merge')).toHaveLength(1);
+    expect(engine.getSnapshot().summary.text).toBe('全部上传成功');
+  });
+
+  it('a dismissed dialog leaves everything paused; continue asks again', async () => {
+    const { engine, server } = setup();
+    server.existing.add('a.txt');
+    await engine.add([fileOf('1', 'a.txt')], folder);
+    await engine.whenIdle();
+    engine.resolveConflict(null);
+    expect(engine.getSnapshot()).toMatchObject({ paused: true, conflict: null });
+    engine.resumeAll();
+    await engine.whenIdle();
+    expect(engine.getSnapshot().conflict?.conflictInfo.fileName).toBe('a.txt');
+    expect(server.of('create')).toHaveLength(2);
+  });
+});
+
+describe('failures and retries', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('retries a failing chunk twice, 5 s apart, then fails the file; retry resumes with the missing chunks only', async () => {
+    const content = 'abcdefghijkl'; // 3 chunks of 4
+    const hashes = await createHasher({ createWorker: null, between: () => Promise.resolve() }).hash(fileOf(content, 'x'), { chunkSize: 4 });
+    const hasher: Hasher = { hash: jest.fn(async () => hashes) };
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { engine, server } = setup({ hasher });
+    server.failChunk = (n) => n === 2;
+    const [item] = await engine.add([fileOf(content, 'r.txt')], folder);
+    const idle = engine.whenIdle();
+
+    await jest.advanceTimersByTimeAsync(0);
+    expect(server.chunkNumbers().filter((n) => n === 2)).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(server.chunkNumbers().filter((n) => n === 2)).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(server.chunkNumbers().filter((n) => n === 2)).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(5_000);
+    await idle;
+
+    const second = server.of('chunk').filter((c) => c.n === 2);
+    expect(second).toHaveLength(3);
+    expect(second[1].at - second[0].at).toBe(5_000);
+    expect(second[2].at - second[1].at).toBe(5_000);
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Error, error: true, msg: '服务器繁忙' });
+    expect(engine.getSnapshot().summary).toMatchObject({ status: PanelStatus.Error, text: '部分文件上传失败' });
+
+    // retry: the same session, only the chunk the server lacks, no second hashing
+    server.failChunk = null;
+    const sentBefore = server.of('chunk').length;
+    engine.retry(item.id);
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Uploading, mathPro: expect.any(Number), error: false, msg: '' });
+    await jest.advanceTimersByTimeAsync(0);
+    await engine.whenIdle();
+    expect(server.of('create').map((c) => c.body.taskId)).toEqual([item.taskId, item.taskId]);
+    expect(server.of('chunk').slice(sentBefore).map((c) => c.n)).toEqual([2]);
+    expect(hasher.hash).toHaveBeenCalledTimes(1);
+    expect(engine.getItem(item.id)!.status).toBe(UploadStatus.Success);
+  });
+
+  it('retry-all requeues every failed file and the queue goes on past a failure', async () => {
+    const { engine, server } = setup({ retries: 0 });
+    server.failChunk = () => true;
+    await engine.add([fileOf('aaaa', 'a.txt'), fileOf('bbbb', 'b.txt')], folder);
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual(['error', 'error']);
+    server.failChunk = null;
+    engine.retryAll();
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual(['success', 'success']);
+  });
+
+  it('shows the server message of a failed create call, 未知错误 without one, and the merge result title', async () => {
+    const { ApiError } = jest.requireActual('@app/shared') as typeof import('@app/shared');
+    const { engine, server } = setup();
+    server.createTask = jest
+      .fn()
+      .mockRejectedValueOnce(new ApiError('无权限', 40301, { serverMessage: '没有上传权限' }))
+      .mockRejectedValueOnce(new Error('boom'))
+      .mockImplementation(FakeServer.prototype.createTask.bind(server));
+    server.merge = jest.fn().mockRejectedValue(new ApiError('请求出错', 42201, { result: { title: '文件校验失败' } }));
+    await engine.add([fileOf('1', 'a.txt'), fileOf('2', 'b.txt'), fileOf('3', 'c.txt')], folder);
+    await engine.whenIdle();
+    expect(engine.getSnapshot().items.map((i) => i.msg)).toEqual(['没有上传权限', '未知错误', '文件校验失败']);
+  });
+
+  it('a file that cannot be read fails with 文件读取失败', async () => {
+    const { engine } = setup({ hasher: { hash: () => Promise.reject(new Error('NotReadableError')) } });
+    await engine.add([fileOf('1', 'a.txt')], folder);
+    await engine.whenIdle();
+    expect(engine.getSnapshot().items[0]).toMatchObject({ status: 'error', msg: '文件读取失败' });
+  });
+
+  it('a create answer without a session fails with 文件信息无效', async () => {
+    const { engine, server } = setup();
+    server.createTask = jest.fn(async () => ({ conflictType: 0, fileInfo: null }));
+    await engine.add([fileOf('1', 'a.txt')], folder);
+    await engine.whenIdle();
+    expect(engine.getSnapshot().items[0].msg).toBe('文件信息无效');
+  });
+});
+
+describe('pause, continue, cancel and close', () => {
+  it('pause-all stops the file being sent; continue resumes it and sends only the missing chunks', async () => {
+    const { engine, server } = setup();
+    server.hold = true;
+    const items = await engine.add([fileOf('x'.repeat(20), 'a.bin'), fileOf('yyyy', 'b.bin')], folder);
+    await until(() => server.inFlight === 3);
+    server.release(); // chunks 1-3 arrive; 4 and 5 start and wait
+    await until(() => server.inFlight === 2);
+
+    engine.pauseAll();
+    expect(statuses(engine)).toEqual([UploadStatus.Paused, UploadStatus.Paused]);
+    expect(engine.getSnapshot().summary).toMatchObject({ status: PanelStatus.Paused, text: '全部暂停' });
+    await engine.whenIdle();
+    const sentBefore = server.chunkNumbers('s1');
+    expect(new Set(server.sessions.get(items[0].taskId)!.chunks)).toEqual(new Set([1, 2, 3]));
+
+    server.hold = false;
+    engine.resumeAll();
+    await engine.whenIdle();
+    const resumed = server.chunkNumbers('s1').slice(sentBefore.length);
+    expect(resumed.sort()).toEqual([4, 5]);
+    expect(statuses(engine)).toEqual(['success', 'success']);
+  });
+
+  it('close resets without asking when everything succeeded, and asks otherwise', async () => {
+    const { engine, server } = setup();
+    await engine.add([fileOf('1', 'a.txt')], folder);
+    await engine.whenIdle();
+    const never = jest.fn(() => false);
+    expect(await engine.close(never)).toBe(true);
+    expect(never).not.toHaveBeenCalled();
+    expect(engine.getSnapshot().items).toEqual([]);
+
+    server.hold = true;
+    await engine.add([fileOf('2222', 'b.txt')], folder);
+    const refuse = jest.fn(() => false);
+    expect(await engine.close(refuse)).toBe(false);
+    expect(refuse).toHaveBeenCalled();
+    expect(engine.getSnapshot().items).toHaveLength(1);
+    expect(await engine.close(async () => true)).toBe(true);
+    expect(engine.getSnapshot()).toMatchObject({ items: [], summary: { status: PanelStatus.Idle, text: '' } });
+    await engine.whenIdle();
+  });
+
+  it('cancel takes one file off the list and the next one goes on', async () => {
+    const { engine, server, tasks } = setup();
+    server.hold = true;
+    const items = await engine.add([fileOf('1111', 'a.txt'), fileOf('2222', 'b.txt')], folder);
+    await until(() => server.inFlight === 1);
+    expect(tasks.list().map((t) => t.taskId)).toEqual([items[0].taskId]);
+    server.hold = false;
+    engine.cancel(items[0].id);
+    await engine.whenIdle();
+    expect(engine.getSnapshot().items.map((i) => [i.name, i.status])).toEqual([['b.txt', 'success']]);
+    expect(tasks.list()).toEqual([]);
+  });
+
+  it('isBusy while files wait or are sent', async () => {
+    const { engine, server } = setup();
+    server.hold = true;
+    expect(engine.isBusy()).toBe(false);
+    await engine.add([fileOf('1', 'a.txt')], folder);
+    expect(engine.isBusy()).toBe(true);
+    engine.pauseAll();
+    expect(engine.isBusy()).toBe(false);
+    engine.cancelAll();
+  });
+});
+
+describe('resume after a reload', () => {
+  it('re-adding the same file finds its session by taskId and sends only the missing chunks', async () => {
+    const storage = memoryStorage();
+    const first = setup({ tasks: createTaskStore(storage), retries: 0 });
+    first.server.failChunk = (n) => n >= 3;
+    const content = 'abcdefghijklmnop'; // 4 chunks
+    const [before] = await first.engine.add([fileOf(content, '视频.mp4', 123)], folder);
+    await first.engine.whenIdle();
+    expect(first.engine.getItem(before.id)!.status).toBe(UploadStatus.Error);
+    const held = [...first.server.sessions.get(before.taskId)!.chunks].sort();
+    expect(held).toEqual([1, 2]);
+
+    // a new page: a new engine on the same storage and the same server
+    const second = setup({ tasks: createTaskStore(storage), transport: first.server });
+    first.server.failChunk = null;
+    const sentBefore = first.server.of('chunk').length;
+    const [after] = await second.engine.add([fileOf(content, '视频.mp4', 123)], folder);
+    expect(after.taskId).toBe(before.taskId);
+    await second.engine.whenIdle();
+    expect(first.server.of('chunk').slice(sentBefore).map((c) => c.n).sort()).toEqual([3, 4]);
+    expect(second.engine.getItem(after.id)!.status).toBe(UploadStatus.Success);
+    // finished sessions are forgotten
+    expect(createTaskStore(storage).list()).toEqual([]);
+  });
+
+  it('a different file, another folder or a second copy in the same list gets a new session', async () => {
+    const storage = memoryStorage();
+    const tasks = createTaskStore(storage);
+    tasks.save({ taskId: 'old', folderId: '42', shareId: null, name: 'a.txt', size: 4, lastModified: 1, relativePath: 'a.txt', fileId: 's9', savedAt: 0 });
+    const { engine } = setup({ tasks });
+    engine.pauseAll();
+    const [same, copy] = await engine.add([fileOf('1234', 'a.txt', 1), fileOf('1234', 'a.txt', 1)], folder);
+    const [changed] = await engine.add([fileOf('1234', 'a.txt', 2)], folder);
+    const [elsewhere] = await engine.add([fileOf('1234', 'a.txt', 1)], { wjFileId: '7' });
+    expect(same.taskId).toBe('old');
+    expect([copy.taskId, changed.taskId, elsewhere.taskId]).not.toContain('old');
+    engine.cancelAll();
+  });
+});
+
+describe('external shares', () => {
+  it('sends the share id and access key with every call', async () => {
+    const { engine, server } = setup();
+    await engine.add([fileOf('abc', 'a.txt')], { wjFileId: '9', shareId: 'sh1', accessKey: 'k-1' });
+    await engine.whenIdle();
+    expect(server.of('create')[0].body.shareId).toBe('sh1');
+    expect(server.of('create')[0].target).toEqual({ shareId: 'sh1', accessKey: 'k-1', batchNumber: 'sh1' });
+  });
+});
+
+describe('options', () => {
+  it('falls back to the constants of spec section 9 when the options call fails', async () => {
+    const { engine, server } = setup();
+    server.getOptions = () => Promise.reject(new Error('offline'));
+    await expect(engine.loadOptions()).resolves.toMatchObject({ chunkSize: 5_242_880, maxFileSize: 5_368_709_120, maxFileCount: 500, rapidUpload: true });
+  });
+
+  it('skips the instant-upload check when the server turns it off', async () => {
+    const { engine, server } = setup();
+    server.options.rapidUpload = false;
+    await engine.add([fileOf('abc', 'a.txt')], folder);
+    await engine.whenIdle();
+    expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'chunk', 'merge']);
+  });
+});
+
+describe('the shared entry point', () => {
+  it('uploads.enqueue from @app/shared reaches the installed engine, and settled comes back', async () => {
+    const { uploads } = jest.requireActual('@app/shared') as typeof import('@app/shared');
+    const { installUploadEngine } = await import('./index');
+    const { engine, server } = setup();
+    const uninstall = installUploadEngine(engine);
+    const settled = jest.fn();
+    const off = uploads.onSettled(settled);
+    await uploads.enqueue([fileOf('hello', 'h.txt')], folder);
+    await engine.whenIdle();
+    expect(server.of('merge')).toHaveLength(1);
+    expect(settled).toHaveBeenCalledWith({ folderIds: ['42'], withFolders: false });
+    off();
+    uninstall();
+  });
+});

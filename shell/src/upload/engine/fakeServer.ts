@@ -1,0 +1,125 @@
+// An in-memory upload server for the engine's tests: sessions by taskId, name conflicts,
+// instant uploads by hash, chunk failures on demand, and a record of every call.
+import {
+  ApiError,
+  type CheckAndCreateFileInfoBody,
+  type CheckAndCreateFileInfoResult,
+  type ConflictStrategyOption,
+} from '@app/shared';
+import { DEFAULT_UPLOAD_OPTIONS } from './engine';
+import type { ChunkUpload, TransportTarget, UploadTransport } from './transport';
+
+export type Call =
+  | { kind: 'options' }
+  | { kind: 'create'; body: CheckAndCreateFileInfoBody; target: TransportTarget }
+  | { kind: 'rapid'; fileId: string; fileHash: string }
+  | { kind: 'chunk'; fileId: string; n: number; hash: string; size: number; fields: ChunkUpload['fields']; at: number }
+  | { kind: 'merge'; fileId: string; fileHash: string; relativePath: string };
+
+export const STRATEGIES: ConflictStrategyOption[] = [
+  { name: '新版本', value: 0 },
+  { name: '覆盖', value: 1 },
+  { name: '重命名', value: 2 },
+  { name: '跳过', value: 3 },
+];
+
+const canceled = () => new ApiError('请求已取消', 0, { canceled: true });
+
+export class FakeServer implements UploadTransport {
+  calls: Call[] = [];
+  options = { ...DEFAULT_UPLOAD_OPTIONS, chunkSize: 4 };
+  /** names already in the target folder */
+  existing = new Set<string>();
+  /** hashes the caller can already read */
+  known = new Set<string>();
+  sessions = new Map<string, { fileId: string; chunks: Set<number> }>();
+  /** decides whether a chunk attempt fails */
+  failChunk: ((n: number, attempt: number) => boolean) | null = null;
+  /** chunks wait for release() while true */
+  hold = false;
+  inFlight = 0;
+  maxInFlight = 0;
+  /** the file whose call is being served, to check one file at a time */
+  private active = new Set<string>();
+  overlaps = 0;
+  private attempts = new Map<string, number>();
+  private waiting: Array<() => void> = [];
+  private sessionCount = 0;
+
+  of<K extends Call['kind']>(kind: K): Extract<Call, { kind: K }>[] {
+    return this.calls.filter((c): c is Extract<Call, { kind: K }> => c.kind === kind);
+  }
+
+  chunkNumbers(fileId?: string): number[] {
+    return this.of('chunk').filter((c) => !fileId || c.fileId === fileId).map((c) => c.n);
+  }
+
+  release(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
+
+  async getOptions() {
+    this.calls.push({ kind: 'options' });
+    return this.options;
+  }
+
+  async createTask(body: CheckAndCreateFileInfoBody, target: TransportTarget): Promise<CheckAndCreateFileInfoResult> {
+    this.calls.push({ kind: 'create', body, target });
+    await null;
+    if (body.strategy === null && this.existing.has(body.fileName)) {
+      return { conflictType: 1, conflictStrategies: STRATEGIES, fileInfo: null };
+    }
+    let session = this.sessions.get(body.taskId);
+    if (!session) {
+      this.sessionCount += 1;
+      session = { fileId: `s${this.sessionCount}`, chunks: new Set() };
+      this.sessions.set(body.taskId, session);
+    }
+    return { conflictType: 0, fileInfo: { fileId: session.fileId, fileName: body.fileName }, uploadedChunks: [...session.chunks] };
+  }
+
+  async checkRapid(body: { fileId: string; fileHash: string }) {
+    this.calls.push({ kind: 'rapid', ...body });
+    await null;
+    return { success: this.known.has(body.fileHash) };
+  }
+
+  async uploadChunk(chunk: ChunkUpload) {
+    const { fileId, ChunkHash } = chunk.query;
+    const n = chunk.fields.chunkNumber;
+    this.calls.push({ kind: 'chunk', fileId, n, hash: ChunkHash, size: chunk.blob.size, fields: chunk.fields, at: Date.now() });
+    const key = `${fileId}#${n}`;
+    const attempt = this.attempts.get(key) ?? 0;
+    this.attempts.set(key, attempt + 1);
+    this.active.add(fileId);
+    if (this.active.size > 1) this.overlaps += 1;
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (this.hold) {
+        await new Promise<void>((resolve, reject) => {
+          this.waiting.push(resolve);
+          chunk.signal.addEventListener('abort', () => reject(canceled()), { once: true });
+        });
+      } else {
+        for (let i = 0; i < 3; i += 1) await null;
+      }
+      if (chunk.signal.aborted) throw canceled();
+      chunk.onProgress?.(chunk.blob.size);
+      if (this.failChunk?.(n, attempt)) throw new ApiError('服务器繁忙', 500, { status: 500, serverMessage: '服务器繁忙' });
+      for (const s of this.sessions.values()) if (s.fileId === fileId) s.chunks.add(n);
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.active.clear();
+    }
+    return null;
+  }
+
+  async merge(body: { fileId: string; fileHash: string; relativePath: string }) {
+    this.calls.push({ kind: 'merge', ...body });
+    await null;
+    return { id: `item-${body.fileId}` };
+  }
+}

@@ -1,0 +1,43 @@
+// The shell's upload engine: one per page, registered with @app/shared so that remotes
+// and the share page add files through `uploads.enqueue` without importing the shell.
+import { notify, registerUploadService } from '@app/shared';
+import { UploadEngine, type UploadEngineDeps } from './engine';
+import { createHasher } from './hasher';
+import { createTaskStore } from './taskStore';
+import { createHttpTransport } from './transport';
+
+export { UploadEngine, DEFAULT_UPLOAD_OPTIONS, type UploadEngineDeps, type UploadSnapshot } from './engine';
+export { createHasher, type Hasher, type HashJob, type HashWorker, type HasherOptions } from './hasher';
+export { computeHashes, chunkCount, chunkRange, type FileHashes } from './md5';
+export { createTaskStore, UPLOAD_TASKS_KEY, type TaskStore, type TaskRecord, type FileFingerprint } from './taskStore';
+export { createHttpTransport, toFormData, type UploadTransport, type TransportTarget, type ChunkUpload } from './transport';
+
+/** An engine on the real API, worker hashing and localStorage sessions; any part may be replaced. */
+export function createUploadEngine(deps: Partial<UploadEngineDeps> = {}): UploadEngine {
+  return new UploadEngine({
+    transport: deps.transport ?? createHttpTransport(),
+    hasher: deps.hasher ?? createHasher(),
+    tasks: deps.tasks ?? createTaskStore(),
+    notify: deps.notify ?? notify,
+    ...deps,
+  });
+}
+
+let engine: UploadEngine | null = null;
+
+/** The page's one engine. */
+export function getUploadEngine(): UploadEngine {
+  engine ??= createUploadEngine();
+  return engine;
+}
+
+/** Hands the engine to @app/shared's `uploads`; returns the undo. */
+export function installUploadEngine(target: UploadEngine = getUploadEngine()): () => void {
+  registerUploadService({
+    enqueue: async (files, path) => {
+      await target.add(files, path);
+    },
+    onSettled: (listener) => target.onSettled(listener),
+  });
+  return () => registerUploadService(null);
+}
