@@ -4,9 +4,19 @@ import type { MenuEntry } from './api/types';
 
 describe('jump helper', () => {
   it('first segment 1 goes to enterprise files, anything else to personal files', () => {
-    expect(resolveFileJump('1/5/9')).toMatchObject({ ok: true, name: 'Enterprisefile', path: '/file/public/5/9' });
-    expect(resolveFileJump('2/10')).toMatchObject({ ok: true, name: 'Personalfile', path: '/file/personal/10' });
+    expect(resolveFileJump('1/5/9')).toMatchObject({ ok: true, name: 'Enterprisefile', path: '/file/public/1/5/9' });
+    expect(resolveFileJump('2/10')).toMatchObject({ ok: true, name: 'Personalfile', path: '/file/personal/2/10' });
     expect(resolveFileJump('7/3')).toMatchObject({ ok: true, name: 'Personalfile' });
+  });
+
+  it('a file opens its folder with the file to focus', () => {
+    expect(resolveFileJump('2/10/11/13', null, 'file')).toMatchObject({ ok: true, path: '/file/personal/2/10/11?focus=13' });
+    expect(resolveFileJump('1/20/21', null, 'file')).toMatchObject({ ok: true, path: '/file/public/1/20?focus=21' });
+    // a path of the space segment and the file only: the space's root
+    expect(resolveFileJump('2/12', null, 'file')).toMatchObject({ ok: true, path: '/file/personal?focus=12' });
+    const nav = jest.fn();
+    expect(jumpToFile({ idPath: '2/10/12', type: 'file' }, { personalSpace: true }, nav)).toBe(true);
+    expect(nav).toHaveBeenCalledWith('/file/personal/2/10?focus=12');
   });
 
   it('needs at least two segments', () => {
@@ -23,7 +33,7 @@ describe('jump helper', () => {
     expect(jumpToFile('2/5', { personalSpace: false }, nav)).toBe(false);
     expect(warning).toHaveBeenLastCalledWith('当前功能策略无法访问个人文件');
     expect(jumpToFile('2/5/8', { personalSpace: true }, nav)).toBe(true);
-    expect(nav).toHaveBeenCalledWith('/file/personal/5/8');
+    expect(nav).toHaveBeenCalledWith('/file/personal/2/5/8');
   });
 });
 

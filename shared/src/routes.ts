@@ -68,9 +68,14 @@ export function homePathOf(menus: MenuEntry[] | undefined, baseHome?: string): s
   return baseHome || RoutePath.NotFound;
 }
 
+/** Query parameter of a folder route naming the item to select and scroll into view. */
+export const FOCUS_PARAM = 'focus';
+
 export interface JumpTarget {
   /** slash-separated ids; the first segment is the space (1 enterprise, 2 personal) */
   idPath: string;
+  /** 'file': the last segment is a file, shown selected in its folder (default 'folder') */
+  type?: 'file' | 'folder' | null;
 }
 
 export type JumpResult =
@@ -78,12 +83,17 @@ export type JumpResult =
   | { ok: false; reason: string };
 
 /**
- * Where a file's id path leads (spec sections 2 and 5): first segment 1 → Enterprisefile,
- * anything else → Personalfile. The route carries the id path without its space segment:
- * idPath `1/5/9` → `/file/public/5/9` (the last segment is the folder shown).
+ * Where an id path leads (spec sections 2 and 5): first segment 1 → Enterprisefile, anything
+ * else → Personalfile. The route carries the id-path segments after the screen's path:
+ * folder `1/5/9` → `/file/public/1/5/9` (the last segment is the folder shown). A file opens
+ * its folder with the file named in `?focus=`: file `2/10/12` → `/file/personal/2/10?focus=12`.
  * The path needs at least 2 segments, and the role list must allow the space.
  */
-export function resolveFileJump(idPath: string, access?: Partial<Roles & FeaturePolicy> | null): JumpResult {
+export function resolveFileJump(
+  idPath: string,
+  access?: Partial<Roles & FeaturePolicy> | null,
+  type: JumpTarget['type'] = 'folder',
+): JumpResult {
   const segments = String(idPath ?? '').split('/').filter(Boolean);
   if (segments.length < 2) return { ok: false, reason: Messages.invalidIdPath };
   const enterprise = segments[0] === '1';
@@ -92,7 +102,14 @@ export function resolveFileJump(idPath: string, access?: Partial<Roles & Feature
     if (!enterprise && access.personalSpace === false) return { ok: false, reason: Messages.noPersonalAccess };
   }
   const name = enterprise ? 'Enterprisefile' : 'Personalfile';
-  return { ok: true, name, path: `${RoutePath[name]}/${segments.slice(1).join('/')}`, segments };
+  const base = RoutePath[name];
+  if (type === 'file') {
+    const folder = segments.slice(0, -1);
+    const fileId = segments[segments.length - 1];
+    const at = folder.length >= 2 ? `${base}/${folder.join('/')}` : base;
+    return { ok: true, name, path: `${at}?${FOCUS_PARAM}=${encodeURIComponent(fileId)}`, segments };
+  }
+  return { ok: true, name, path: `${base}/${segments.join('/')}`, segments };
 }
 
 /**
@@ -100,7 +117,8 @@ export function resolveFileJump(idPath: string, access?: Partial<Roles & Feature
  * too short or the feature policy blocks that space. Returns whether it navigated.
  */
 export function jumpToFile(target: JumpTarget | string, access?: Partial<Roles & FeaturePolicy> | null, navigate?: (to: string) => void): boolean {
-  const result = resolveFileJump(typeof target === 'string' ? target : target.idPath, access);
+  const t = typeof target === 'string' ? { idPath: target } : target;
+  const result = resolveFileJump(t.idPath, access, t.type);
   if (!result.ok) {
     notify.warning(result.reason);
     return false;

@@ -2,7 +2,18 @@
 // of the delete confirmation (spec section 8).
 import type { Item } from '@app/shared';
 
-export type ItemRight = 'createFolder' | 'rename' | 'delete' | 'move' | 'copy';
+export type ItemRight =
+  | 'view'
+  | 'download'
+  | 'copy'
+  | 'upload'
+  | 'createFolder'
+  | 'createFile'
+  | 'rename'
+  | 'move'
+  | 'delete'
+  | 'version'
+  | 'manage';
 
 export const can = (item: Pick<Item, 'permissions'>, right: ItemRight) => (item.permissions ?? []).includes(right);
 export const canAll = (items: Pick<Item, 'permissions'>[], right: ItemRight) => items.length > 0 && items.every((i) => can(i, right));

@@ -1,9 +1,9 @@
 // The grid mode of 云文档's folder view: one tile per item with its icon, name and a
-// selection checkbox; the toolbar acts on the selection.
-import type { ReactNode } from 'react';
+// selection checkbox; the toolbar and the context menu act on the selection.
+import type { HTMLAttributes, ReactNode } from 'react';
 import { Checkbox, Pagination, Spin, Typography } from 'antd';
 import { formatBytes, formatDateTime, type Item } from '@app/shared';
-import { FileIcon } from '@app/shared/ui';
+import { ItemIcon, opensIn } from './itemView';
 
 export interface FileGridProps {
   items: Item[];
@@ -16,9 +16,11 @@ export interface FileGridProps {
   pageSize: number;
   total: number;
   onPage: (page: number) => void;
+  /** extra props of a tile (drag and drop of the manual order, the focus highlight) */
+  tileProps?: (item: Item) => HTMLAttributes<HTMLElement>;
 }
 
-export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty, page, pageSize, total, onPage }: FileGridProps) {
+export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty, page, pageSize, total, onPage, tileProps }: FileGridProps) {
   const toggle = (id: string, on: boolean) => onSelect(on ? [...selectedKeys.filter((k) => k !== id), id] : selectedKeys.filter((k) => k !== id));
   return (
     <Spin spinning={loading}>
@@ -31,14 +33,17 @@ export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty
           style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))', gap: 12 }}
         >
           {items.map((item) => {
-            const isFolder = item.type === 'folder';
             const checked = selectedKeys.includes(item.id);
+            const extra = tileProps?.(item) ?? {};
             return (
               <div
                 key={item.id}
                 role="listitem"
                 aria-label={item.name}
+                data-item-id={item.id}
+                {...extra}
                 style={{
+                  ...extra.style,
                   position: 'relative',
                   display: 'flex',
                   flexDirection: 'column',
@@ -56,8 +61,8 @@ export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty
                   onChange={(e) => toggle(item.id, e.target.checked)}
                   style={{ position: 'absolute', top: 6, left: 8 }}
                 />
-                <FileIcon folder={isFolder} extension={item.extension} name={item.name} size={48} />
-                {isFolder ? (
+                <ItemIcon item={item} size={48} />
+                {opensIn(item) ? (
                   <Typography.Link onClick={() => onOpen(item)} ellipsis style={{ maxWidth: '100%' }}>
                     {item.name}
                   </Typography.Link>
@@ -67,7 +72,7 @@ export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty
                   </Typography.Text>
                 )}
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {isFolder ? formatDateTime(item.updatedAt) : formatBytes(item.size)}
+                  {item.type === 'file' ? formatBytes(item.size) : formatDateTime(item.updatedAt)}
                 </Typography.Text>
               </div>
             );

@@ -1,18 +1,28 @@
-import { useEffect, useRef, useState } from 'react';
-import { App as AntApp, Breadcrumb, Button, Input, Segmented, Space as AntSpace, Table, Typography } from 'antd';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { App as AntApp, Breadcrumb, Table, Typography } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { AppstoreOutlined, BarsOutlined, CopyOutlined, DeleteOutlined, DragOutlined, EditOutlined, FolderAddOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { api, formatBytes, formatDateTime, Messages, notify } from '@app/shared';
+import { api, formatBytes, formatDateTime, jumpToFile, LIST_MAX_RENDERED_ITEMS, Messages, notify, useRoles } from '@app/shared';
 import type { FolderItems, Item, ItemsQuery } from '@app/shared';
-import { FileIcon, LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
+import { LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
 import { crumbsOf, routeSegments } from './paths';
 import { FileGrid } from './FileGrid';
-import { readListMode, saveListMode, type ListMode } from './listMode';
+import { readListMode, readListSort, saveListMode, saveListSort, type ListMode, type ListSort, type SortField } from './listMode';
+import type { FolderActionKey, ItemActionKey } from './itemActions';
+import { FolderToolbar } from './FolderToolbar';
+import { RowActions } from './RowActions';
+import { ItemIcon, opensIn } from './itemView';
+import { ListContextMenu } from './ListContextMenu';
+import { useManualSort } from './manualSort';
+import { useFocusItem } from './focusItem';
 import { NameDialog } from '../actions/NameDialog';
-import { TRANSFER_TITLES, TransferFlow, type TransferMode } from '../actions/TransferFlow';
-import { can, canAll, DELETE_CONFIRM } from '../actions/permissions';
+import { TransferFlow, type TransferMode } from '../actions/TransferFlow';
+import { ShortcutFlow } from '../actions/ShortcutFlow';
+import { FolderSizeDialog } from '../actions/FolderSizeDialog';
+import { can, DELETE_CONFIRM } from '../actions/permissions';
+import { VersionsDrawer } from '../versions';
+import { PermissionsDialog } from '../permissions';
 import { FolderTreePane } from '../tree/FolderTree';
 import type { TreeRefresh } from '../tree/treeStore';
 
@@ -21,16 +31,22 @@ export type Space = 'Personal' | 'Public';
 /** One page of a folder: the spec's client renders at most 100 rows at a time here. */
 export const PAGE_SIZE = 100;
 
-type SortField = 'name' | 'size' | 'updatedAt';
+/** Shown for a shortcut whose target is gone or out of the user's reach. */
+export const SHORTCUT_GONE = '快捷方式指向的文件或文件夹已不存在或无权访问';
 
 interface QueryState {
-  /** the folder the query belongs to: a new folder starts from page 1, unsorted */
+  /** the folder the query belongs to: a new folder starts from page 1, unfiltered */
   folderKey: string;
   page: number;
-  sortField?: SortField;
-  sortOrder?: 'asc' | 'desc';
   keyword: string;
 }
+
+/** The dialogs and panels an action opens. */
+type Panel =
+  | { kind: 'create'; type: 'folder' | 'file' }
+  | { kind: 'rename'; item: Item }
+  | { kind: 'transfer'; mode: TransferMode; items: Item[] }
+  | { kind: 'shortcut' | 'size' | 'versions' | 'permissions'; item: Item };
 
 /** `key`: the folder (path segment, '' for the root) that `data` was loaded for. */
 interface LoadState {
@@ -49,6 +65,7 @@ const errorMessage = (e: unknown) => (e instanceof Error && e.message ? e.messag
 export function FolderView({ space, title }: { space: Space; title: string }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const roles = useRoles();
   const splat = useParams()['*'] ?? '';
   const segments = splat.split('/').filter(Boolean);
   // the space's own path (/file/personal), whatever the route that mounts this view
@@ -57,13 +74,17 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
 
   const [query, setQuery] = useState<QueryState>({ folderKey, page: 1, keyword: '' });
   const q: QueryState = query.folderKey === folderKey ? query : { folderKey, page: 1, keyword: '' };
+  // the text in the search box, which a jump to a file may fill in
+  const [search, setSearch] = useState({ folderKey, text: '' });
+  const searchText = search.folderKey === folderKey ? search.text : '';
+  const [sort, setSort] = useState<ListSort>(readListSort);
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const root = useRef<{ space: Space; item: Item } | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const { modal } = AntApp.useApp();
   const [selectedKeys, setSelectedKeys] = useState<string[]>([]);
-  const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'rename'; item: Item } | null>(null);
-  const [transfer, setTransfer] = useState<{ mode: TransferMode; items: Item[] } | null>(null);
+  const [panel, setPanel] = useState<Panel | null>(null);
   const reload = () => setAttempt((a) => a + 1);
   const [mode, setMode] = useState<ListMode>(readListMode);
   // the folder tree reloads only the folders whose child folders an action changed
@@ -85,7 +106,8 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       }
       const parentId = folderKey || root.current.item.id;
       const params: ItemsQuery = { page: q.page, pageSize: PAGE_SIZE };
-      if (q.sortField && q.sortOrder) Object.assign(params, { sortField: q.sortField, sortOrder: q.sortOrder });
+      if (sort.sortField === 'manual') params.sortField = 'manual';
+      else if (sort.sortField && sort.sortOrder) Object.assign(params, { sortField: sort.sortField, sortOrder: sort.sortOrder });
       if (q.keyword) params.keyword = q.keyword;
       const data = await api.getItems(parentId, params);
       if (live) {
@@ -98,13 +120,38 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     return () => {
       live = false;
     };
-  }, [space, folderKey, q.page, q.sortField, q.sortOrder, q.keyword, attempt]);
+  }, [space, folderKey, q.page, sort.sortField, sort.sortOrder, q.keyword, attempt]);
 
   // rows of an earlier folder are not shown while another one loads
   const shown = state.key === folderKey ? state.data : undefined;
-  const rows = shown?.items.data ?? [];
+  // the list never renders more than the spec's limit of rows
+  const rows = (shown?.items.data ?? []).slice(0, LIST_MAX_RENDERED_ITEMS);
   const pathTo = (segs: string[]) => (segs.length ? `${basePath}/${segs.join('/')}` : basePath);
-  const open = (item: Item) => navigate(pathTo(routeSegments(item)));
+
+  const filterBy = (text: string) => {
+    setSearch({ folderKey, text });
+    setQuery({ ...q, page: 1, keyword: text.trim() });
+  };
+  const highlightId = useFocusItem({
+    folderKey,
+    rows: shown?.items.data,
+    select: (id) => setSelectedKeys([id]),
+    filterBy,
+    container: listRef,
+  });
+
+  /** Folders open in the list; a shortcut opens its target (a file: selected in its folder). */
+  const open = (item: Item) => {
+    if (item.type === 'folder') {
+      navigate(pathTo(routeSegments(item)));
+    } else if (item.type === 'shortcut') {
+      if (!item.targetIdPath) {
+        notify.warning(SHORTCUT_GONE);
+        return;
+      }
+      jumpToFile({ idPath: item.targetIdPath, type: item.targetType === 'file' ? 'file' : 'folder' }, roles, navigate);
+    }
+  };
 
   const selected = rows.filter((r) => selectedKeys.includes(r.id));
   const folder = shown?.folder;
@@ -128,17 +175,60 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     });
   };
 
-  const rowActions = (item: Item) => {
-    const links: { key: string; label: string; onClick: () => void }[] = [];
-    if (can(item, 'rename')) links.push({ key: 'rename', label: '重命名', onClick: () => setDialog({ kind: 'rename', item }) });
-    if (can(item, 'move')) links.push({ key: 'move', label: '移动到', onClick: () => setTransfer({ mode: 'move', items: [item] }) });
-    if (can(item, 'copy')) links.push({ key: 'copy', label: '复制到', onClick: () => setTransfer({ mode: 'copy', items: [item] }) });
-    if (can(item, 'delete')) links.push({ key: 'delete', label: '删除', onClick: () => confirmDelete([item]) });
-    return links;
+  const runItemAction = (key: ItemActionKey, items: Item[]) => {
+    const [item] = items;
+    if (!item) return;
+    switch (key) {
+      case 'open':
+        open(item);
+        break;
+      case 'rename':
+        setPanel({ kind: 'rename', item });
+        break;
+      case 'copy':
+      case 'move':
+        setPanel({ kind: 'transfer', mode: key, items });
+        break;
+      case 'delete':
+        confirmDelete(items);
+        break;
+      case 'shortcut':
+      case 'size':
+      case 'versions':
+      case 'permissions':
+        setPanel({ kind: key, item });
+        break;
+    }
+  };
+
+  const runFolderAction = (key: FolderActionKey) => {
+    if (key === 'refresh') {
+      reload();
+      refreshTree(folder?.id);
+    } else {
+      setPanel({ kind: 'create', type: key === 'createFolder' ? 'folder' : 'file' });
+    }
+  };
+
+  // 手动排序: the user may reorder the folder's items when allowed to change the folder
+  const arranging = sort.sortField === 'manual' && !!folder && can(folder, 'upload');
+  const manual = useManualSort(arranging, async (item, target, position) => {
+    try {
+      await api.setSort(item.id, target.id, position);
+    } catch {
+      return; // the http client has shown the server's message
+    }
+    reload();
+  });
+
+  const changeSort = (next: ListSort) => {
+    setSort(next);
+    saveListSort(next);
+    setQuery({ ...q, page: 1 });
   };
 
   const sortOrderOf = (field: SortField) =>
-    q.sortField === field ? (q.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
+    sort.sortField === field ? (sort.sortOrder === 'asc' ? 'ascend' : 'descend') : null;
 
   const columns: TableColumnsType<Item> = [
     {
@@ -148,19 +238,12 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       sorter: true,
       sortOrder: sortOrderOf('name'),
       ellipsis: true,
-      render: (_: unknown, item) => {
-        const isFolder = item.type === 'folder';
-        return (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-            <FileIcon folder={isFolder} extension={item.extension} name={item.name} size={24} />
-            {isFolder ? (
-              <Typography.Link onClick={() => open(item)}>{item.name}</Typography.Link>
-            ) : (
-              <span>{item.name}</span>
-            )}
-          </span>
-        );
-      },
+      render: (_: unknown, item) => (
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+          <ItemIcon item={item} size={24} />
+          {opensIn(item) ? <Typography.Link onClick={() => open(item)}>{item.name}</Typography.Link> : <span>{item.name}</span>}
+        </span>
+      ),
     },
     {
       key: 'size',
@@ -169,7 +252,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       width: 120,
       sorter: true,
       sortOrder: sortOrderOf('size'),
-      render: (_: unknown, item) => (item.type === 'folder' ? '-' : formatBytes(item.size)),
+      render: (_: unknown, item) => (item.type === 'file' ? formatBytes(item.size) : '-'),
     },
     {
       key: 'updatedAt',
@@ -181,20 +264,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       render: (value: string) => formatDateTime(value),
     },
     { key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 160, ellipsis: true },
-    {
-      key: 'actions',
-      title: '操作',
-      width: 240,
-      render: (_: unknown, item) => (
-        <AntSpace size={12} wrap>
-          {rowActions(item).map((a) => (
-            <Typography.Link key={a.key} onClick={a.onClick} aria-label={`${a.label} ${item.name}`}>
-              {a.label}
-            </Typography.Link>
-          ))}
-        </AntSpace>
-      ),
-    },
+    { key: 'actions', title: '操作', width: 280, render: (_: unknown, item) => <RowActions item={item} onAction={runItemAction} /> },
   ];
 
   const onTableChange = (
@@ -206,15 +276,21 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     if (extra.action === 'sort') {
       const s = Array.isArray(sorter) ? sorter[0] : sorter;
       const field = (s?.order ? (s.columnKey ?? s.field) : undefined) as SortField | undefined;
-      setQuery({
-        ...q,
-        page: 1,
-        sortField: field,
-        sortOrder: field ? (s.order === 'ascend' ? 'asc' : 'desc') : undefined,
-      });
+      changeSort(field ? { sortField: field, sortOrder: s.order === 'ascend' ? 'asc' : 'desc' } : {});
     } else if (extra.action === 'paginate') {
       setQuery({ ...q, page: pagination.current ?? 1 });
     }
+  };
+
+  /** the props of a row or tile: drag and drop of the manual order, the jump's highlight */
+  const itemProps = (item: Item) => {
+    const onDoubleClick = (e: MouseEvent<HTMLElement>) => {
+      // not on the row's own controls (checkbox, links)
+      if (opensIn(item) && !(e.target as Element).closest('a, button, input, label')) open(item);
+    };
+    const props = { ...manual.rowProps(item), onDoubleClick };
+    if (item.id !== highlightId) return props;
+    return { ...props, 'data-focused': true, style: { ...props.style, outline: '2px solid #1677ff', outlineOffset: -2 } };
   };
 
   const crumbs = shown ? crumbsOf(shown.folder) : [];
@@ -222,62 +298,26 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     <SectionEmpty description={Messages.noData} note={q.keyword ? `没有名称包含“${q.keyword}”的文件或文件夹` : undefined} />
   );
   const toolbar = (
-    <>
-      {selected.length ? (
-        <>
-          <Typography.Text type="secondary">已选 {selected.length} 项</Typography.Text>
-          <Button icon={<DragOutlined />} disabled={!canAll(selected, 'move')} onClick={() => setTransfer({ mode: 'move', items: selected })}>
-            {TRANSFER_TITLES.move}
-          </Button>
-          <Button icon={<CopyOutlined />} disabled={!canAll(selected, 'copy')} onClick={() => setTransfer({ mode: 'copy', items: selected })}>
-            {TRANSFER_TITLES.copy}
-          </Button>
-          {selected.length === 1 && can(selected[0], 'rename') ? (
-            <Button icon={<EditOutlined />} onClick={() => setDialog({ kind: 'rename', item: selected[0] })}>
-              重命名
-            </Button>
-          ) : null}
-          <Button danger icon={<DeleteOutlined />} disabled={!canAll(selected, 'delete')} onClick={() => confirmDelete(selected)}>
-            删除
-          </Button>
-        </>
-      ) : null}
-      {folder && can(folder, 'createFolder') ? (
-        <Button type="primary" icon={<FolderAddOutlined />} onClick={() => setDialog({ kind: 'create' })}>
-          新建文件夹
-        </Button>
-      ) : null}
-      <Input.Search
-        key={folderKey}
-        allowClear
-        placeholder="搜索当前文件夹"
-        aria-label="搜索当前文件夹"
-        style={{ width: 240 }}
-        onSearch={(value) => setQuery({ ...q, page: 1, keyword: value.trim() })}
-      />
-      <Button
-        icon={<ReloadOutlined />}
-        onClick={() => {
-          reload();
-          refreshTree(folder?.id);
-        }}
-      >
-        刷新
-      </Button>
-      <Segmented<ListMode>
-        aria-label="显示方式"
-        value={mode}
-        onChange={(next) => {
-          setMode(next);
-          saveListMode(next);
-        }}
-        options={[
-          { value: 'list', icon: <BarsOutlined />, label: '列表' },
-          { value: 'grid', icon: <AppstoreOutlined />, label: '宫格' },
-        ]}
-      />
-    </>
+    <FolderToolbar
+      selected={selected}
+      folder={folder}
+      onItemAction={runItemAction}
+      onFolderAction={runFolderAction}
+      searchText={searchText}
+      onSearchText={(text) => setSearch({ folderKey, text })}
+      onSearch={filterBy}
+      sort={sort}
+      onSort={changeSort}
+      mode={mode}
+      onMode={(next) => {
+        setMode(next);
+        saveListMode(next);
+      }}
+    />
   );
+
+  const closePanel = () => setPanel(null);
+  const createType = panel?.kind === 'create' ? panel.type : 'folder';
 
   return (
     <RemotePage
@@ -302,93 +342,124 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
           refresh={treeRefresh}
           onOpen={(node, isRoot) => navigate(isRoot ? basePath : pathTo(routeSegments(node)))}
         />
-        <div style={{ flex: 1, minWidth: 0 }}>
+        <div ref={listRef} style={{ flex: 1, minWidth: 0 }}>
+          {arranging ? (
+            <Typography.Text type="secondary" style={{ display: 'block', marginBottom: 8 }}>
+              拖动可调整顺序
+            </Typography.Text>
+          ) : null}
           {state.status === 'error' ? (
             <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
-          ) : mode === 'grid' ? (
-            <FileGrid
-              items={rows}
-              loading={state.status === 'loading'}
+          ) : (
+            <ListContextMenu
+              rows={rows}
               selectedKeys={selectedKeys}
               onSelect={setSelectedKeys}
-              onOpen={open}
-              empty={emptyNode}
-              page={q.page}
-              pageSize={PAGE_SIZE}
-              total={shown?.items.total ?? 0}
-              onPage={(p) => setQuery({ ...q, page: p })}
-            />
-          ) : (
-            <Table<Item>
-              rowKey="id"
-              rowSelection={{
-                selectedRowKeys: selectedKeys,
-                onChange: (keys) => setSelectedKeys(keys.map(String)),
-                getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
-                getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
-              }}
-              size="middle"
-              columns={columns}
-              dataSource={rows}
-              loading={state.status === 'loading'}
-              onChange={onTableChange}
-              locale={{
-                emptyText: state.status === 'loading' ? <span /> : emptyNode,
-              }}
-              pagination={{
-                current: q.page,
-                pageSize: PAGE_SIZE,
-                total: shown?.items.total ?? 0,
-                showSizeChanger: false,
-                showTotal: (total) => `共 ${total} 项`,
-              }}
-            />
+              folder={folder}
+              onItemAction={runItemAction}
+              onFolderAction={runFolderAction}
+            >
+              {mode === 'grid' ? (
+                <FileGrid
+                  items={rows}
+                  loading={state.status === 'loading'}
+                  selectedKeys={selectedKeys}
+                  onSelect={setSelectedKeys}
+                  onOpen={open}
+                  empty={emptyNode}
+                  page={q.page}
+                  pageSize={PAGE_SIZE}
+                  total={shown?.items.total ?? 0}
+                  onPage={(p) => setQuery({ ...q, page: p })}
+                  tileProps={itemProps}
+                />
+              ) : (
+                <Table<Item>
+                  rowKey="id"
+                  rowSelection={{
+                    selectedRowKeys: selectedKeys,
+                    onChange: (keys) => setSelectedKeys(keys.map(String)),
+                    getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
+                    getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
+                  }}
+                  onRow={itemProps}
+                  size="middle"
+                  columns={columns}
+                  dataSource={rows}
+                  loading={state.status === 'loading'}
+                  onChange={onTableChange}
+                  locale={{
+                    emptyText: state.status === 'loading' ? <span /> : emptyNode,
+                  }}
+                  pagination={{
+                    current: q.page,
+                    pageSize: PAGE_SIZE,
+                    total: shown?.items.total ?? 0,
+                    showSizeChanger: false,
+                    showTotal: (total) => `共 ${total} 项`,
+                  }}
+                />
+              )}
+            </ListContextMenu>
           )}
         </div>
       </div>
       <NameDialog
-        open={dialog?.kind === 'create'}
-        title="新建文件夹"
-        label="文件夹名称"
-        onCancel={() => setDialog(null)}
+        open={panel?.kind === 'create'}
+        title={createType === 'folder' ? '新建文件夹' : '新建文件'}
+        label={createType === 'folder' ? '文件夹名称' : '文件名称'}
+        onCancel={closePanel}
         onSubmit={async (name) => {
           if (!folder) return;
-          await api.createFile({ parentId: folder.id, name, type: 'folder' });
+          await api.createFile({ parentId: folder.id, name, type: createType });
           notify.success('新建成功');
-          setDialog(null);
+          closePanel();
           reload();
-          refreshTree(folder.id);
+          if (createType === 'folder') refreshTree(folder.id);
         }}
       />
       <NameDialog
-        open={dialog?.kind === 'rename'}
+        open={panel?.kind === 'rename'}
         title="重命名"
         label="名称"
-        initialValue={dialog?.kind === 'rename' ? dialog.item.name : ''}
-        onCancel={() => setDialog(null)}
+        initialValue={panel?.kind === 'rename' ? panel.item.name : ''}
+        onCancel={closePanel}
         onSubmit={async (name) => {
-          if (dialog?.kind !== 'rename') return;
-          if (name !== dialog.item.name) {
-            await api.renameFile(dialog.item.id, name);
+          if (panel?.kind !== 'rename') return;
+          if (name !== panel.item.name) {
+            await api.renameFile(panel.item.id, name);
             notify.success('重命名成功');
             reload();
-            if (dialog.item.type === 'folder') refreshTree(folder?.id);
+            if (panel.item.type === 'folder') refreshTree(folder?.id);
           }
-          setDialog(null);
+          closePanel();
         }}
       />
-      {transfer ? (
+      {panel?.kind === 'transfer' ? (
         <TransferFlow
-          mode={transfer.mode}
-          items={transfer.items}
-          onClose={() => setTransfer(null)}
+          mode={panel.mode}
+          items={panel.items}
+          onClose={closePanel}
           onDone={(targetId) => {
-            setTransfer(null);
+            closePanel();
             reload();
-            if (hasFolder(transfer.items)) refreshTree(transfer.mode === 'move' ? folder?.id : undefined, targetId);
+            if (hasFolder(panel.items)) refreshTree(panel.mode === 'move' ? folder?.id : undefined, targetId);
           }}
         />
       ) : null}
+      {panel?.kind === 'shortcut' ? (
+        <ShortcutFlow
+          item={panel.item}
+          onClose={closePanel}
+          onDone={(parentId) => {
+            closePanel();
+            if (parentId === folder?.id) reload();
+          }}
+        />
+      ) : null}
+      {panel?.kind === 'size' ? <FolderSizeDialog folder={panel.item} onClose={closePanel} /> : null}
+      <VersionsDrawer item={panel?.kind === 'versions' ? panel.item : null} onClose={closePanel} onChanged={reload} />
+      <PermissionsDialog item={panel?.kind === 'permissions' ? panel.item : null} onClose={closePanel} onSaved={reload} />
     </RemotePage>
   );
 }

@@ -21,6 +21,9 @@ import type {
   TreeNode,
 } from './types';
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
+import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
+
+const seg = encodeURIComponent;
 
 export const api = {
   login: (body: Omit<LoginBody, 'mode'> & { mode?: LoginBody['mode'] }, config?: HttpConfig) =>
@@ -57,6 +60,29 @@ export const api = {
   getOrgUsers: (query: OrgUsersQuery, config?: HttpConfig) =>
     http.get<Paged<OrgUser>>('/User/Organizations/Users', { ...config, params: { ...query, ...config?.params } }),
   getUserGroups: (config?: HttpConfig) => http.get<UserGroup[]>('/User/Organizations/Groups', config),
+  // ---- access policies (docs/integration.md, "Rights: levels and how they are found") ----
+  getFilePermissions: (fileId: string, config?: HttpConfig) =>
+    http.get<Permission>('/User/FileAccessPolicies/FilePermissions', { ...config, params: { ...config?.params, fileId } }),
+  getFolderPermission: (folderId: string, config?: HttpConfig) =>
+    http.get<Permission>('/User/FileAccessPolicies/FolderPermission', { ...config, params: { ...config?.params, folderId } }),
+  getPolicies: (id: string, validOnly: boolean, config?: HttpConfig) =>
+    http.get<PolicyList>(`/User/FileAccessPolicies/${seg(id)}/Policies`, { ...config, params: { ...config?.params, validOnly } }),
+  setPolicies: (body: SetPoliciesBody, config?: HttpConfig) => http.post<PolicyList>('/User/FileAccessPolicies/Policies', body, config),
+  calcPermissions: (body: { fileIds: string[]; userId?: string }, config?: HttpConfig) =>
+    http.post<Permission[]>('/User/FileAccessPolicies/Calc', body, config),
+  // ---- versions ----
+  getVersions: (fileId: string, config?: HttpConfig) => http.get<FileVersion[]>(`/User/Files/${seg(fileId)}/Versions`, config),
+  rollbackVersion: (fileId: string, versionId: string, config?: HttpConfig) =>
+    http.post<FileVersion[]>(`/User/Files/${seg(fileId)}/VersionRollback/${seg(versionId)}`, undefined, config),
+  setMasterVersion: (versionId: string, config?: HttpConfig) =>
+    http.post<FileVersion[]>(`/User/Files/Versions/${seg(versionId)}/SetMaster`, undefined, { ...config, params: { ...config?.params, isMaster: true } }),
+  deleteVersion: (versionId: string, config?: HttpConfig) => http.delete<FileVersion[]>(`/User/Files/Versions/${seg(versionId)}`, config),
+  // ---- shortcuts, size and order ----
+  createShortcut: (body: { targetId: string; parentId: string }, config?: HttpConfig) =>
+    http.post<Item>('/User/Folders/Shortcuts', body, config),
+  calcFolderSize: (id: string, config?: HttpConfig) => http.post<FolderSize>(`/User/Folders/${seg(id)}/SizeCalc`, undefined, config),
+  setSort: (itemId: string, targetId: string, position: 'before' | 'after', config?: HttpConfig) =>
+    http.post<Item>('/User/Folders/SetSort', undefined, { ...config, params: { ...config?.params, folderId: itemId, targetId, position } }),
 };
 
 export type Api = typeof api;

@@ -123,6 +123,11 @@ export interface Item {
   isFavorite: boolean;
   tags: string[];
   permissions: string[];
+  /** shortcuts: the item pointed at (null for other items) */
+  targetId?: string | null;
+  targetType?: 'folder' | 'file' | null;
+  /** null when the target is gone or the caller cannot see it */
+  targetIdPath?: string | null;
 }
 
 export interface Paged<T> {
@@ -294,4 +299,62 @@ export interface UserGroup {
   id: string;
   name: string;
   memberCount: number;
+}
+
+// ---- Access policies, versions, shortcuts, size and order (docs/integration.md) --------
+
+/** 0 无权限, 1 预览, 2 下载, 3 上传/编辑, 4 管理. */
+export type AccessLevel = 0 | 1 | 2 | 3 | 4;
+/** 1 user, 2 department (with its sub-departments), 3 group. */
+export type SubjectType = 1 | 2 | 3;
+
+/** GET /api/User/FileAccessPolicies/FilePermissions, /FolderPermission; POST …/Calc items. */
+export interface Permission {
+  fileId: string;
+  level: AccessLevel;
+  permissions: string[];
+}
+
+export interface AccessPolicy {
+  id: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  subjectName: string;
+  level: AccessLevel;
+  createdAt: string;
+}
+
+/** GET /api/User/FileAccessPolicies/{id}/Policies, POST …/Policies result. */
+export interface PolicyList {
+  fileId: string;
+  inherited: boolean;
+  inheritedFrom: { id: string; name: string; namePath: string } | null;
+  policies: AccessPolicy[];
+}
+
+/** POST /api/User/FileAccessPolicies/Policies body. */
+export interface SetPoliciesBody {
+  fileId: string;
+  policies: { subjectType: SubjectType; subjectId: string; level: AccessLevel }[];
+}
+
+/** GET /api/User/Files/{id}/Versions items. */
+export interface FileVersion {
+  id: string;
+  fileId: string;
+  version: number;
+  size: number;
+  md5: string | null;
+  isMaster: boolean;
+  creatorId: string;
+  creatorName: string;
+  createdAt: string;
+}
+
+/** POST /api/User/Folders/{id}/SizeCalc */
+export interface FolderSize {
+  id: string;
+  size: number;
+  fileCount: number;
+  folderCount: number;
 }

@@ -1,5 +1,6 @@
 import type { ComponentType, CSSProperties } from 'react';
 import {
+  ArrowUpOutlined,
   BookFilled,
   CodeFilled,
   CustomerServiceFilled,
@@ -51,16 +52,46 @@ export interface FileIconProps {
   folder?: boolean;
   /** Icon size in pixels (spec section 9: 32). */
   size?: number;
+  /** A shortcut: the target's icon with a small arrow in its lower left corner. */
+  shortcut?: boolean;
   className?: string;
 }
 
 /** The file-type icon of a file or folder. */
-export function FileIcon({ extension, name, folder = false, size = 32, className }: FileIconProps) {
+export function FileIcon({ extension, name, folder = false, size = 32, shortcut = false, className }: FileIconProps) {
   const group = fileTypeGroup(extension || extensionOf(name), folder);
   const { icon: Icon, color } = ICONS[group];
+  const badge = Math.max(8, Math.round(size * 0.45));
   return (
-    <span className={className} data-file-type={group} style={{ display: 'inline-flex', lineHeight: 0 }}>
+    <span
+      className={className}
+      data-file-type={group}
+      data-shortcut={shortcut || undefined}
+      style={{ display: 'inline-flex', lineHeight: 0, position: shortcut ? 'relative' : undefined }}
+    >
       <Icon style={{ fontSize: size, color }} aria-label={FILE_TYPE_LABELS[group]} title={FILE_TYPE_LABELS[group]} />
+      {shortcut ? (
+        <span
+          role="img"
+          aria-label="快捷方式"
+          title="快捷方式"
+          style={{
+            position: 'absolute',
+            left: 0,
+            bottom: 0,
+            width: badge,
+            height: badge,
+            display: 'inline-flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            background: '#fff',
+            border: '1px solid #d9d9d9',
+            borderRadius: 2,
+          }}
+        >
+          <ArrowUpOutlined style={{ fontSize: badge - 2, color: '#1f1f1f', transform: 'rotate(45deg)' }} />
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -1,0 +1,172 @@
+// 历史版本 of a file in 云文档: every version, newest first, with its size, creator and time;
+// the master version (the file's content) is tagged. With the `version` right the user may
+// make another version the master, roll back to a version (which adds a new master with its
+// content) or delete a version that is not the master.
+import { useEffect, useRef, useState } from 'react';
+import { App as AntApp, Button, Drawer, Space, Table, Tag } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { api, formatBytes, formatDateTime, Messages, notify, type FileVersion, type Item } from '@app/shared';
+import { LoadError, SectionEmpty } from '@app/shared/ui';
+
+export interface VersionsDrawerProps {
+  /** the file whose versions are shown; the drawer is open while it is set */
+  item: Item | null;
+  onClose(): void;
+  /** runs after a version change (the file's size and time follow its master version) */
+  onChanged?(): void;
+}
+
+export const VERSION_TEXTS = {
+  setMaster: '设为主版本',
+  rollback: '回滚到此版本',
+  delete: '删除',
+  master: '主版本',
+  rollbackConfirm: (n: number) => `确定将文件回滚到版本 V${n} 吗？回滚会生成一个新的主版本。`,
+  deleteConfirm: (n: number) => `确定删除版本 V${n} 吗？删除后无法恢复。`,
+} as const;
+
+interface LoadState {
+  status: 'loading' | 'ready' | 'error';
+  versions: FileVersion[];
+  message?: string;
+}
+
+const errorMessage = (e: unknown) => (e instanceof Error && e.message ? e.message : Messages.requestError);
+const newestFirst = (list: FileVersion[]) => [...list].sort((a, b) => b.version - a.version);
+
+export function VersionsDrawer({ item, onClose, onChanged }: VersionsDrawerProps) {
+  const { modal } = AntApp.useApp();
+  // the drawer keeps showing the last file while it slides away
+  const last = useRef<Item | null>(item);
+  if (item) last.current = item;
+  const shown = item ?? last.current;
+
+  const [state, setState] = useState<LoadState>({ status: 'loading', versions: [] });
+  const [attempt, setAttempt] = useState(0);
+  /** the version an action is running on */
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const fileId = item?.id;
+  const editable = (shown?.permissions ?? []).includes('version');
+
+  useEffect(() => {
+    if (!fileId) return;
+    let live = true;
+    setState({ status: 'loading', versions: [] });
+    setBusyId(null);
+    api
+      .getVersions(fileId)
+      .then((list) => {
+        if (live) setState({ status: 'ready', versions: newestFirst(list) });
+      })
+      .catch((e: unknown) => {
+        if (live) setState({ status: 'error', versions: [], message: errorMessage(e) });
+      });
+    return () => {
+      live = false;
+    };
+  }, [fileId, attempt]);
+
+  /** Runs one change; the list then shows the versions the server answered with. */
+  const change = async (version: FileVersion, call: () => Promise<FileVersion[]>, done: string) => {
+    setBusyId(version.id);
+    try {
+      const list = await call();
+      // the drawer may show another file by now
+      if (last.current?.id === version.fileId) setState({ status: 'ready', versions: newestFirst(list) });
+      notify.success(done);
+      onChanged?.();
+    } catch {
+      /* the http client has shown the server's message */
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const setMaster = (v: FileVersion) => void change(v, () => api.setMasterVersion(v.id), `已将版本 V${v.version} 设为主版本`);
+
+  const rollback = (v: FileVersion) => {
+    modal.confirm({
+      title: '回滚版本',
+      content: VERSION_TEXTS.rollbackConfirm(v.version),
+      okText: '确定',
+      cancelText: '取消',
+      onOk: () => change(v, () => api.rollbackVersion(v.fileId, v.id), `已回滚到版本 V${v.version}`),
+    });
+  };
+
+  const remove = (v: FileVersion) => {
+    modal.confirm({
+      title: '删除版本',
+      content: VERSION_TEXTS.deleteConfirm(v.version),
+      okText: '确定',
+      cancelText: '取消',
+      okButtonProps: { danger: true },
+      onOk: () => change(v, () => api.deleteVersion(v.id), `已删除版本 V${v.version}`),
+    });
+  };
+
+  const columns: TableColumnsType<FileVersion> = [
+    {
+      key: 'version',
+      title: '版本',
+      width: 130,
+      render: (_: unknown, v) => (
+        <Space size={6}>
+          <span>V{v.version}</span>
+          {v.isMaster ? <Tag color="blue">{VERSION_TEXTS.master}</Tag> : null}
+        </Space>
+      ),
+    },
+    { key: 'size', dataIndex: 'size', title: '大小', width: 100, render: (size: number) => formatBytes(size) },
+    { key: 'creator', dataIndex: 'creatorName', title: '创建者', ellipsis: true },
+    { key: 'createdAt', dataIndex: 'createdAt', title: '时间', width: 150, render: (v: string) => formatDateTime(v) },
+  ];
+  if (editable) {
+    columns.push({
+      key: 'actions',
+      title: '操作',
+      width: 220,
+      render: (_: unknown, v) => {
+        const disabled = busyId !== null;
+        return (
+          <Space size={0} wrap>
+            {!v.isMaster ? (
+              <Button type="link" size="small" disabled={disabled} loading={busyId === v.id} onClick={() => setMaster(v)}>
+                {VERSION_TEXTS.setMaster}
+              </Button>
+            ) : null}
+            {!v.isMaster ? (
+              <Button type="link" size="small" disabled={disabled} onClick={() => rollback(v)}>
+                {VERSION_TEXTS.rollback}
+              </Button>
+            ) : null}
+            {!v.isMaster ? (
+              <Button type="link" size="small" danger disabled={disabled} onClick={() => remove(v)}>
+                {VERSION_TEXTS.delete}
+              </Button>
+            ) : null}
+          </Space>
+        );
+      },
+    });
+  }
+
+  return (
+    <Drawer open={!!item} title={`历史版本 - ${shown?.name ?? ''}`} size={720} destroyOnHidden onClose={onClose}>
+      {state.status === 'error' ? (
+        <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
+      ) : (
+        <Table<FileVersion>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={state.versions}
+          loading={state.status === 'loading'}
+          pagination={false}
+          onRow={(v) => ({ 'aria-label': `版本 V${v.version}` })}
+          locale={{ emptyText: state.status === 'loading' ? <span /> : <SectionEmpty description="暂无历史版本" /> }}
+        />
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,1 @@
+export { VersionsDrawer, VERSION_TEXTS, type VersionsDrawerProps } from './VersionsDrawer';
