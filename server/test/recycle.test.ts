@@ -1,4 +1,4 @@
-// 云文档 recycle bin: listing, restore (original folder, root, （n）), purge, retention purge,
+// 云文档 recycle bin: listing, restore (original folder, made again when gone, （n）), purge, retention purge,
 // with the role matrix of each call (docs/integration.md, "File operations (issue 3)").
 import { ConfigError, loadConfig } from '../src/config';
 import { call, databaseKinds, HAN, login, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
@@ -43,8 +43,9 @@ describe.each(databaseKinds())('recycle bin (%s)', (kind) => {
   const binIds = async (token: string) => (await bin(token)).data.map((i: any) => i.id);
   const restore = (token: string | undefined, ids: string[]) => call(server.app, 'POST', '/api/User/Recycle/Restore', { token, body: ids });
   const purge = (token: string | undefined, ids: string[]) => call(server.app, 'DELETE', '/api/User/Recycle', { token, body: ids });
-  const names = async (token: string, parentId: string) =>
-    (await ok(server.app, 'GET', `/api/User/Folders/${parentId}/Items`, { token })).items.data.map((i: any) => i.name);
+  const items = async (token: string, parentId: string) =>
+    (await ok(server.app, 'GET', `/api/User/Folders/${parentId}/Items`, { token, query: { pageSize: 1000 } })).items.data;
+  const names = async (token: string, parentId: string) => (await items(token, parentId)).map((i: any) => i.name);
   const expectError = (res: { status: number; body: any }, status: number, code: number) => {
     expect({ status: res.status, code: res.body?.code, result: res.body?.result }).toEqual({ status, code, result: null });
     expect(res.body.message).toMatch(HAN);
@@ -107,35 +108,44 @@ describe.each(databaseKinds())('recycle bin (%s)', (kind) => {
     expect(await binIds(owner.token)).toContain(g.id);
   });
 
-  test('restore goes to the root when the original folder is deleted, or purged', async () => {
+  test('restore makes the original folders again when they are deleted or purged', async () => {
     const p1 = await create(owner.token, ownerRoot.id, '被删的父');
     const c1 = await create(owner.token, p1.id, '孤儿一');
     const gc1 = await create(owner.token, c1.id, '孤儿一的子.txt', 'file');
     await remove(owner.token, [c1.id]);
     await remove(owner.token, [p1.id]);
     const r1 = await ok(server.app, 'POST', '/api/User/Recycle/Restore', { token: owner.token, body: [c1.id] });
-    expect(r1.restored[0]).toMatchObject({ id: c1.id, parentId: ownerRoot.id, idPath: `${ownerRoot.idPath}/${c1.id}`, namePath: '个人文件/孤儿一' });
-    expect(await row(gc1.id)).toMatchObject({ id_path: `${ownerRoot.idPath}/${c1.id}/${gc1.id}`, name_path: '孤儿一/孤儿一的子.txt', deleted_at: null });
+    const again1 = (await items(owner.token, ownerRoot.id)).find((i: any) => i.name === '被删的父');
+    expect(again1).toMatchObject({ type: 'folder', parentId: ownerRoot.id });
+    expect(again1.id).not.toBe(p1.id);
+    expect(r1.restored[0]).toMatchObject({ id: c1.id, parentId: again1.id, idPath: `${again1.idPath}/${c1.id}`, namePath: '个人文件/被删的父/孤儿一' });
+    expect(await row(gc1.id)).toMatchObject({ id_path: `${again1.idPath}/${c1.id}/${gc1.id}`, name_path: '被删的父/孤儿一/孤儿一的子.txt', deleted_at: null });
     expect(await binIds(owner.token)).toContain(p1.id);
 
-    const p2 = await create(owner.token, ownerRoot.id, '被清除的父');
-    const c2 = await create(owner.token, p2.id, '孤儿二.txt', 'file');
+    // purged two levels up; the middle name is now held by a file, so that folder gets （1）
+    const a = await create(owner.token, ownerRoot.id, '甲');
+    const b = await create(owner.token, a.id, '乙');
+    const c2 = await create(owner.token, b.id, '孤儿二.txt', 'file');
     await remove(owner.token, [c2.id]);
-    await remove(owner.token, [p2.id]);
-    expect((await purge(owner.token, [p2.id])).body.result).toEqual({ purged: 1 });
-    expect(await row(p2.id)).toBeUndefined();
+    await remove(owner.token, [a.id]);
+    expect((await purge(owner.token, [a.id])).body.result).toEqual({ purged: 1 });
+    expect(await row(a.id)).toBeUndefined();
     const listed = (await bin(owner.token)).data.find((i: any) => i.id === c2.id);
-    expect(listed).toMatchObject({ name: '孤儿二.txt', originalPath: '个人文件/被清除的父' });
+    expect(listed).toMatchObject({ name: '孤儿二.txt', originalPath: '个人文件/甲/乙' });
+    const newA = await create(owner.token, ownerRoot.id, '甲');
+    await create(owner.token, newA.id, '乙', 'file');
     const r2 = await ok(server.app, 'POST', '/api/User/Recycle/Restore', { token: owner.token, body: [c2.id] });
-    expect(r2.restored[0]).toMatchObject({ parentId: ownerRoot.id, idPath: `${ownerRoot.idPath}/${c2.id}`, namePath: '个人文件/孤儿二.txt' });
+    expect(r2.restored[0]).toMatchObject({ name: '孤儿二.txt', namePath: '个人文件/甲/乙（1）/孤儿二.txt' });
+    expect((await items(owner.token, newA.id)).map((i: any) => i.name).sort()).toEqual(['乙', '乙（1）'].sort());
 
-    // enterprise items go back to the enterprise root
+    // enterprise items: the folder is made again in the enterprise space
     const ep = await create(editor.token, publicRoot.id, '企业父');
     const ec = await create(editor.token, ep.id, '企业子');
     await remove(editor.token, [ec.id]);
     await remove(editor.token, [ep.id]);
     const r3 = await ok(server.app, 'POST', '/api/User/Recycle/Restore', { token: editor.token, body: [ec.id] });
-    expect(r3.restored[0]).toMatchObject({ parentId: publicRoot.id, spaceType: 1, namePath: '企业文件/企业子' });
+    expect(r3.restored[0]).toMatchObject({ spaceType: 1, namePath: '企业文件/企业父/企业子' });
+    expect(r3.restored[0].parentId).not.toBe(ep.id);
   });
 
   test('a name taken meanwhile gets （1）, （2）… and descendants follow', async () => {

@@ -1,10 +1,22 @@
 // 云文档 recycle bin: listing, restoring and purging deleted items, and the retention purge.
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../../db/types';
+import type { Database, ItemRow, UserRow } from '../../db/types';
 import { conflict, isUniqueViolation, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import type { TimeFormatter } from '../../lib/time';
-import { findItemsWithOwner, findLiveItem, findRoot, itemNameKey, liveNameTaken, markRestored, purgeDeleted, rewriteSubtree, touchItem } from '../folders/repository';
+import {
+  findItemsWithOwner,
+  findLiveItem,
+  findRoot,
+  insertItem,
+  itemNameKey,
+  liveNameOwner,
+  liveNameTaken,
+  markRestored,
+  purgeDeleted,
+  rewriteSubtree,
+  touchItem,
+} from '../folders/repository';
 import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { childNamePath, DUPLICATE_NAME, extensionOf, freeName, parentNamePath, type FoldersService } from '../folders/service';
@@ -109,11 +121,12 @@ export class RecycleService {
       await this.db.transaction().execute(async (trx) => {
         const now = Date.now();
         for (const item of items) {
-          let parent = item.parent_id === null ? undefined : await findLiveItem(trx, item.parent_id);
+          let parent: ItemRow | undefined = item.parent_id === null ? undefined : await findLiveItem(trx, item.parent_id);
           if (!parent || parent.type !== 'folder') {
-            parent = await findRoot(trx, item.space_type, item.space_type === SPACE_PERSONAL ? item.owner_id : undefined);
+            const root = await findRoot(trx, item.space_type, item.space_type === SPACE_PERSONAL ? item.owner_id : undefined);
+            if (!root) throw notFound('原位置与根目录都已不存在，无法还原');
+            parent = await this.recreatePath(trx, user, rights, root, parentNamePath(item.name_path), now);
           }
-          if (!parent) throw notFound('原位置与根目录都已不存在，无法还原');
           const name = (await liveNameTaken(trx, parent.id, item.name_key)) ? await freeName(trx, parent.id, item.name, item.type) : item.name;
           const moved = await trx
             .updateTable('items')
@@ -141,6 +154,38 @@ export class RecycleService {
     await rights.ensure(rows);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return { restored: items.flatMap((i) => (byId.has(i.id) ? [this.folders.toItem(byId.get(i.id)!, user, policy, env, rights)] : [])) };
+  }
+
+  /**
+   * The original folder of an item whose parent is gone (deleted or purged): the folders of its
+   * name path are found again below the root, or made anew where missing, as far as the caller
+   * may create them; the deepest one reached receives the item.
+   */
+  private async recreatePath(trx: Kysely<Database>, user: UserRow, rights: LoadedRights, root: ItemRow, namePath: string, now: number): Promise<ItemRow> {
+    let folder = root;
+    for (const name of namePath.split('/').filter(Boolean)) {
+      const holder = await liveNameOwner(trx, folder.id, itemNameKey(name));
+      if (holder && holder.type === 'folder') {
+        folder = holder;
+        continue;
+      }
+      await rights.ensure([folder], trx);
+      if (!rights.can(folder, LEVEL.edit)) break;
+      const folderName = holder ? await freeName(trx, folder.id, name, 'folder') : name;
+      const made = await insertItem(trx, {
+        parent: folder,
+        spaceType: folder.space_type,
+        ownerId: folder.space_type === SPACE_PERSONAL ? folder.owner_id : user.id,
+        name: folderName,
+        type: 'folder',
+        extension: '',
+        size: 0,
+        now,
+      });
+      await touchItem(trx, folder.id, now);
+      folder = made;
+    }
+    return folder;
   }
 
   /** DELETE /api/User/Recycle: gone for good. */
