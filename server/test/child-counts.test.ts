@@ -152,7 +152,7 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
     await expectCountsRight();
   });
 
-  test('delete to the bin, restore to the original folder and to the root', async () => {
+  test('delete to the bin, restore to the original folder and to the folder made again', async () => {
     const box = await create(owner.token, ownerRoot.id, '删除计数');
     const top = await tree(owner.token, box.id, '树');
     const file = await create(owner.token, box.id, '单独.txt', 'file');
@@ -176,15 +176,18 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
     expect(await stored(top.id)).toEqual([2, 2]);
     expect(await stored(inner.id)).toEqual([1, 1]);
 
-    // the original folder is in the bin: the item goes to the root
+    // the original folder is in the bin: it is made again in the root, and the item goes there
     const rootBefore = await stored(ownerRoot.id);
     await remove(owner.token, [box.id]);
     await expectCountsRight();
-    expect((await restore(owner.token, [file.id])).status).toBe(200);
+    const back = await restore(owner.token, [file.id]);
+    expect(back.status).toBe(200);
     await expectCountsRight();
-    expect(await stored(ownerRoot.id)).toEqual([rootBefore[0] - 1, rootBefore[1] + 1]);
+    expect(await stored(ownerRoot.id)).toEqual(rootBefore); // one folder binned, one made again
+    expect(back.body.result.restored[0].parentId).not.toBe(box.id);
+    expect(await stored(back.body.result.restored[0].parentId)).toEqual([0, 1]);
 
-    // the original folder was purged: to the root as well; a name taken meanwhile gets （1）
+    // the original folder was purged: it is made again as well
     const gone = await create(owner.token, ownerRoot.id, '将清除');
     const orphan = await create(owner.token, gone.id, '树');
     await create(owner.token, orphan.id, '叶.txt', 'file');
@@ -195,7 +198,7 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
     await expectCountsRight();
     const res = await restore(owner.token, [orphan.id]);
     expect(res.status).toBe(200);
-    expect(res.body.result.restored[0].name).toBe('树（1）');
+    expect(res.body.result.restored[0]).toMatchObject({ name: '树', namePath: '个人文件/将清除/树' });
     await expectCountsRight();
     expect(await stored(orphan.id)).toEqual([0, 1]);
   });
@@ -320,7 +323,7 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
     const after = new Map((await snapshot()).map((r) => [r.id, r]));
     for (const r of before) if (after.has(r.id)) expect([after.get(r.id)!.child_folders, after.get(r.id)!.child_files]).toEqual([r.child_folders, r.child_files]);
     expect(await stored(box.id)).toEqual([0, 0]);
-    // the earlier deleted folder of the purged tree restores into the root with its own children
+    // the earlier deleted folder of the purged tree restores into its folder made again, with its own children
     expect((await restore(owner.token, [sub.id])).status).toBe(200);
     await expectCountsRight();
     expect(await stored(sub.id)).toEqual([1, 1]);
@@ -332,7 +335,7 @@ describe.each(databaseKinds())('live child counts (%s)', (kind) => {
       .execute();
     expect(await server.app.services.recycle.purgeExpired(Date.now())).toBeGreaterThanOrEqual(1);
     await expectCountsRight();
-    expect(await stored(box.id)).toEqual([0, 0]);
+    expect(await stored(box.id)).toEqual([1, 0]); // 清除树, made again to hold 子甲
   });
 
   test('the listing takes its total and split from the counts; paging stays right', async () => {
