@@ -19,6 +19,8 @@ export interface UploadService {
 let service: UploadService | null = null;
 let held: Array<{ files: readonly UploadSource[]; target: UploadPath; done: () => void; fail: (e: unknown) => void }> = [];
 const settledListeners = new Set<(event: UploadsSettledEvent) => void>();
+let dropTarget: UploadPath | null = null;
+const dropTargetListeners = new Set<(target: UploadPath | null) => void>();
 let detach: (() => void) | null = null;
 
 /** The shell's engine (null clears it, for tests). Held calls are handed over. */
@@ -51,5 +53,20 @@ export const uploads = {
   onSettled(listener: (event: UploadsSettledEvent) => void): () => void {
     settledListeners.add(listener);
     return () => settledListeners.delete(listener);
+  },
+  /**
+   * The folder that files dropped anywhere on the page go to (the shell's drag mask), set by the
+   * page that shows it; null when the page takes no drops (no upload right, a search result...).
+   */
+  setDropTarget(target: UploadPath | null): void {
+    dropTarget = target;
+    for (const listener of [...dropTargetListeners]) listener(target);
+  },
+  getDropTarget(): UploadPath | null {
+    return dropTarget;
+  },
+  onDropTargetChange(listener: (target: UploadPath | null) => void): () => void {
+    dropTargetListeners.add(listener);
+    return () => dropTargetListeners.delete(listener);
   },
 };
