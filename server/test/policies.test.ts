@@ -203,6 +203,28 @@ describe.each(databaseKinds())('access policies (%s)', (kind) => {
     expect((await getPolicies(manager.token, c.id)).body.result).toMatchObject({ inherited: true, inheritedFrom: { id: a.id } });
   });
 
+  test('the tree says a folder has children only when the caller can see one of them', async () => {
+    const reader = await newUser('树读者');
+    const boss = await newUser('树经理');
+    const top = await create(docAdmin.token, publicRoot.id, '树顶');
+    const mid = await create(docAdmin.token, top.id, '树中');
+    const hidden = await create(docAdmin.token, mid.id, '树下隐藏');
+    await grant(top.id, [user(reader, 2), user(boss, 2)]);
+    await grant(mid.id, [user(reader, 2), user(boss, 4)]);
+    await grant(hidden.id, [user(docAdmin, 4)]);
+    const node = async (token: string, parentId: string, id: string) =>
+      (await ok(server.app, 'GET', `/api/User/Folders/${parentId}/TreeNodes`, { token })).find((n: any) => n.id === id);
+    // every child of 树中 is hidden from the reader: no expander
+    expect(await node(reader.token, top.id, mid.id)).toMatchObject({ name: '树中', hasChildren: false });
+    expect(await ok(server.app, 'GET', `/api/User/Folders/${mid.id}/TreeNodes`, { token: reader.token })).toEqual([]);
+    // the manager of 树中 sees everything below it
+    expect(await node(boss.token, top.id, mid.id)).toMatchObject({ hasChildren: true });
+    expect((await ok(server.app, 'GET', `/api/User/Folders/${mid.id}/TreeNodes`, { token: boss.token })).map((n: any) => n.name)).toEqual(['树下隐藏']);
+    // a visible child gives the expander back
+    await create(docAdmin.token, mid.id, '树下公开');
+    expect(await node(reader.token, top.id, mid.id)).toMatchObject({ hasChildren: true });
+  });
+
   test('departments match their members and the members of sub-departments; groups match their members', async () => {
     const rootDept = (await ok(server.app, 'GET', '/api/User/Organizations/Departments/Tree', { token: adminToken }))[0].id;
     const dept = (await ok(server.app, 'POST', '/api/Admin/Departments', { token: adminToken, body: { name: '研发部', parentId: rootDept } })).id;

@@ -1,7 +1,7 @@
 // Items (files, folders, shortcuts) of 云文档.
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow, ItemTypeName } from '../../db/types';
-import { entryForCaller, type Caller } from './rights';
+import { entryForCaller, LEVEL, type Caller } from './rights';
 import { dropVersionsOf } from '../versions/repository';
 import type { SortField } from './schemas';
 
@@ -182,6 +182,19 @@ export function visibleChild(caller: Caller, alias: 'items' | 'f' | 'c' = 'items
     const own = () => eb.selectFrom('access_policies as p').select('p.id').whereRef('p.item_id', '=', sql.ref(`${alias}.id`) as never);
     return eb.or([eb.not(eb.exists(own())), eb.exists(own().where('p.level', '>=', 1).where(entryForCaller(caller)))]);
   };
+}
+
+/** The item (of `alias`) has its own policy list, and it gives the caller level 4 (管理). */
+function managesOwnList(caller: Caller, alias: 'f' | 'c') {
+  return (eb: ExpressionBuilder<any, any>) =>
+    eb.exists(
+      eb
+        .selectFrom('access_policies as p')
+        .select('p.id')
+        .whereRef('p.item_id', '=', sql.ref(`${alias}.id`) as never)
+        .where('p.level', '>=', LEVEL.manage)
+        .where(entryForCaller(caller)),
+    );
 }
 
 /** The folder being listed, with its stored live child counts. */
@@ -469,7 +482,12 @@ export async function childFolders(db: Kysely<Database>, parentId: number, hideF
               .select('c.id')
               .whereRef('c.parent_id', '=', 'f.id')
               .where('c.type', '=', 'folder')
-              .where('c.deleted_at', 'is', null),
+              .where('c.deleted_at', 'is', null)
+              // a child folder hidden from the caller does not count, unless `f`'s own list
+              // makes the caller its manager (then nothing below `f` is hidden)
+              .$if(hideFrom !== undefined, (sub) =>
+                sub.where((eb2) => eb2.or([visibleChild(hideFrom!, 'c')(eb2), managesOwnList(hideFrom!, 'f')(eb2)])),
+              ),
           ),
         )
         .then(1)
