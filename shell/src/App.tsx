@@ -5,6 +5,7 @@ import { Provider as JotaiProvider } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { appStore, useToken } from '@app/shared';
 import { NavigationBridge, PageFallback, RedirectRoute, ScrollToTop, useHomePath } from './routing/helpers';
+import { UploadRoot } from './upload/UploadRoot';
 
 const LoginPage = lazy(() => import('./pages/login/LoginPage'));
 const AuthedApp = lazy(() => import('./authed/AuthedApp'));
@@ -53,6 +54,7 @@ export function ShellRoutes() {
           <Route path="*" element={<Protected />} />
         </Routes>
       </Suspense>
+      <UploadRoot />
     </>
   );
 }

@@ -19,6 +19,8 @@ export {
   PANEL_TEXT,
   UPLOAD_STATUS_TEXT,
   UPLOAD_TEXT,
+  UPLOAD_PANEL_TEXT,
+  DRAG_MASK_TEXT,
   type UploadSummary,
 } from './status';
 export {

@@ -68,6 +68,36 @@ export const UPLOAD_TEXT = {
   closeContinue: '继续上传',
   closeCancel: '取消上传',
   leaveConfirm: '文件正在上传，离开页面将中断上传，确定离开吗？',
+  /** a row remembered from before a reload whose file is no longer at hand */
+  repick: '页面已刷新，请重新选择该文件以继续上传',
+  repickMismatch: '所选文件与原文件不一致，请选择同一个文件',
+  repickAction: '重新选择文件',
+} as const;
+
+/** The panel header, its buttons and the row actions. */
+export const UPLOAD_PANEL_TEXT = {
+  title: '上传列表',
+  pauseAll: '全部暂停',
+  continueAll: '继续',
+  retryAll: '全部重试',
+  expand: '展开',
+  collapse: '收起',
+  close: '关闭',
+  pause: '暂停',
+  resume: '继续',
+  retry: '重试',
+  cancel: '取消上传',
+  remove: '移出列表',
+  openFolder: '打开所在文件夹',
+  empty: '暂无上传任务',
+} as const;
+
+/** The drag mask (spec section 2) and the conflict dialog's checkbox. */
+export const DRAG_MASK_TEXT = {
+  title: '松开鼠标，将文件或文件夹上传到当前文件夹',
+  hiddenFiles: '文件夹中以“.”开头的隐藏文件也会一并上传',
+  tooMany: (max: number) => `一次上传超过 ${max} 个文件时，页面可能会出现卡顿`,
+  applyAll: '后续上传冲突均执行此策略',
 } as const;
 
 /** Lower-case extension without the dot ('' when the name has none). */

@@ -69,6 +69,10 @@ export interface UploadItem {
   completed: boolean;
   /** the file came inside a dropped folder */
   isFolder: boolean;
+  /** refused when added (no name, too large): retry cannot help */
+  refused?: boolean;
+  /** an unfinished upload remembered from before a reload: the file must be picked again */
+  needsFile?: boolean;
 }
 
 /** A name conflict waiting for the user's answer (the conflict dialog's input). */

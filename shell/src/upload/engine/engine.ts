@@ -56,6 +56,8 @@ export interface UploadEngineDeps {
   now?: () => number;
   /** awaited between batches of added files */
   yieldToUi?: () => Promise<void>;
+  /** who is signed in: remembered sessions are listed again after a reload for that user only */
+  owner?: () => string | null;
   createId?: () => string;
   /** options that win over the server's (the server is then still asked for the rest) */
   options?: Partial<FileUploadOptions>;
@@ -77,7 +79,8 @@ type Strategy = UploadConflictAnswer['operation'];
 
 interface Entry {
   item: UploadItem;
-  file: File;
+  /** null for a row remembered from before a reload until the file is picked again */
+  file: File | null;
   /** the relativePath as added (the remembered session is found by it) */
   addedPath: string;
   hashes: FileHashes | null;
@@ -177,7 +180,10 @@ function renamePath(relativePath: string, newName: string): string {
 }
 
 export class UploadEngine {
-  private readonly deps: Required<Omit<UploadEngineDeps, 'options'>> & { options: Partial<FileUploadOptions> };
+  private readonly deps: Required<Omit<UploadEngineDeps, 'options' | 'owner'>> & {
+    options: Partial<FileUploadOptions>;
+    owner: () => string | null;
+  };
   private entries: Entry[] = [];
   private readonly byId = new Map<string, Entry>();
   /** ids in the order they will be taken */
@@ -201,6 +207,7 @@ export class UploadEngine {
       now: () => Date.now(),
       yieldToUi: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
       createId: defaultId,
+      owner: () => null,
       concurrency: CHUNK_CONCURRENCY,
       retries: CHUNK_RETRIES,
       retryInterval: CHUNK_RETRY_INTERVAL_MS,
@@ -270,11 +277,11 @@ export class UploadEngine {
    * maximum size or more are listed as failed and never sent. Large selections are listed
    * in batches of 50; more than maxFileCount files shows the lag warning.
    */
-  async add(sources: readonly UploadSource[], target: UploadPath): Promise<UploadItem[]> {
+  async add(sources: readonly UploadSource[], target: UploadPath, opts: { quiet?: boolean } = {}): Promise<UploadItem[]> {
     const list = [...sources];
     if (list.length === 0) return [];
     const options = await this.loadOptions();
-    if (list.length > options.maxFileCount) this.deps.notify.warning(Messages.tooManyFiles(options.maxFileCount));
+    if (list.length > options.maxFileCount && !opts.quiet) this.deps.notify.warning(Messages.tooManyFiles(options.maxFileCount));
     const added: Entry[] = [];
     const refusals = new Set<string>();
     for (let start = 0; start < list.length; start += PICKER_BATCH_SIZE) {
@@ -303,13 +310,16 @@ export class UploadEngine {
     const relativePath = (given || file?.webkitRelativePath || name).replace(/^\/+/, '');
     const folderId = String(target.wjFileId);
     const shareId = target.shareId ?? null;
+    const fingerprint = { folderId, shareId, name, size: file?.size ?? 0, lastModified: file?.lastModified ?? 0, relativePath };
+    // the same file picked again replaces its row remembered from before a reload
+    if (!refusal) {
+      const waiting = this.entries.find((e) => !e.file && e.addedPath === relativePath && e.item.folderId === folderId && e.item.shareId === shareId && e.item.name === name && e.item.size === fingerprint.size);
+      if (waiting) this.forgetRow(waiting);
+    }
     const busy = new Set(this.entries.map((e) => e.item.taskId));
     const remembered = refusal
       ? null
-      : this.deps.tasks.find(
-          { folderId, shareId, name, size: file.size, lastModified: file.lastModified ?? 0, relativePath },
-          busy,
-        );
+      : this.deps.tasks.find(fingerprint, busy);
     const id = this.deps.createId();
     const item: UploadItem = {
       id,
@@ -341,12 +351,111 @@ export class UploadEngine {
       error: Boolean(refusal),
       completed: false,
       isFolder: relativePath.includes('/'),
+      refused: Boolean(refusal),
+      needsFile: false,
     };
     const entry: Entry = { item, file, addedPath: relativePath, hashes: null, refused: Boolean(refusal) };
     this.entries.push(entry);
     this.byId.set(id, entry);
     if (!refusal) this.queue.push(id);
     return entry;
+  }
+
+  /**
+   * Lists again the unfinished uploads of the signed-in user remembered from before a reload.
+   * Their files are gone with the page: each row stays paused until its file is picked again
+   * (reattach, or the same file added to the same folder); the server then sends only the
+   * chunks it does not hold yet. Returns how many rows were listed.
+   */
+  restore(): number {
+    const owner = this.deps.owner();
+    if (!owner) return 0;
+    const listed = new Set(this.entries.map((e) => e.item.taskId));
+    let count = 0;
+    for (const record of this.deps.tasks.list()) {
+      if ((record.owner ?? null) !== owner || listed.has(record.taskId)) continue;
+      const path: UploadPath = record.path ? { ...record.path } : { wjFileId: record.folderId, shareId: record.shareId };
+      const id = this.deps.createId();
+      const item: UploadItem = {
+        id,
+        name: record.name,
+        fileName: record.name,
+        size: record.size,
+        type: path.type ?? null,
+        fileType: fileExtension(record.name),
+        relativePath: record.relativePath,
+        path,
+        folderId: record.folderId,
+        taskId: record.taskId,
+        strategy: null,
+        fileId: record.fileId,
+        uniqueIdentifier: null,
+        batchNumber: path.batchNumber ?? record.shareId,
+        shareId: record.shareId,
+        namePath: path.namePath ?? '',
+        idPath: path.idPath ?? '',
+        status: UploadStatus.Paused,
+        speed: 0,
+        mathPro: 0,
+        uploadedSize: 0,
+        md5verify: 0,
+        isMD5Compute: false,
+        isHovered: false,
+        uploadTime: null,
+        msg: UPLOAD_TEXT.repick,
+        error: false,
+        completed: false,
+        isFolder: record.relativePath.includes('/'),
+        refused: false,
+        needsFile: true,
+      };
+      const entry: Entry = { item, file: null, addedPath: record.relativePath, hashes: null, refused: false };
+      this.entries.push(entry);
+      this.byId.set(id, entry);
+      listed.add(record.taskId);
+      count += 1;
+    }
+    if (count) this.changed();
+    return count;
+  }
+
+  /**
+   * Gives a row remembered from before a reload its file again. The file must have the
+   * same name and size; returns false (and changes nothing) otherwise.
+   */
+  reattach(id: string, file: File): boolean {
+    const entry = this.byId.get(id);
+    if (!entry || entry.file || file.name !== entry.item.name || file.size !== entry.item.size) return false;
+    entry.file = file;
+    this.patch(entry, {
+      needsFile: false,
+      msg: '',
+      status: this.globallyPaused ? UploadStatus.Paused : UploadStatus.Waiting,
+    });
+    if (!this.queue.includes(id)) this.queue.push(id);
+    this.changed();
+    this.pump();
+    return true;
+  }
+
+  /** Sign-out: stops and empties the list but keeps the remembered sessions for a later sign-in. */
+  suspend(): void {
+    this.stopCurrent();
+    for (const entry of [...this.entries]) this.forgetRow(entry);
+    this.queue = [];
+    this.conflict = null;
+    this.conflictAll = null;
+    this.globallyPaused = false;
+    this.succeeded = [];
+    this.changed();
+    this.flushIdle();
+  }
+
+  /** Takes a row off the list, keeping its remembered session. */
+  private forgetRow(entry: Entry): void {
+    this.entries = this.entries.filter((e) => e !== entry);
+    this.byId.delete(entry.item.id);
+    this.queue = this.queue.filter((q) => q !== entry.item.id);
   }
 
   // ---- controls -----------------------------------------------------------------------------
@@ -367,7 +476,7 @@ export class UploadEngine {
     this.globallyPaused = false;
     this.conflict = null;
     for (const entry of this.entries) {
-      if (entry.item.status === UploadStatus.Paused) this.patch(entry, { status: UploadStatus.Waiting, msg: '' });
+      if (entry.item.status === UploadStatus.Paused && entry.file) this.patch(entry, { status: UploadStatus.Waiting, msg: '' });
     }
     this.changed();
     this.pump();
@@ -386,7 +495,7 @@ export class UploadEngine {
   /** Lets one paused item wait again. */
   resume(id: string): void {
     const entry = this.byId.get(id);
-    if (!entry || entry.item.status !== UploadStatus.Paused) return;
+    if (!entry || entry.item.status !== UploadStatus.Paused || !entry.file) return;
     this.patch(entry, { status: this.globallyPaused ? UploadStatus.Paused : UploadStatus.Waiting, msg: '' });
     this.changed();
     this.pump();
@@ -543,7 +652,8 @@ export class UploadEngine {
   }
 
   private maybeSettled(): void {
-    if (this.entries.some((e) => UNFINISHED.has(e.item.status))) return;
+    // rows waiting for their file to be picked again do not hold the refresh back
+    if (this.entries.some((e) => e.file && UNFINISHED.has(e.item.status))) return;
     this.conflictAll = null;
     const done = this.succeeded.filter((e) => this.byId.has(e.item.id));
     this.succeeded = [];
@@ -568,6 +678,8 @@ export class UploadEngine {
     const options = await this.loadOptions();
     guard();
     const { item } = entry;
+    const file = entry.file;
+    if (!file) throw new UploadFailure(UPLOAD_TEXT.repick);
 
     // 1. the upload task
     const created = await this.deps.transport.createTask(
@@ -605,14 +717,16 @@ export class UploadEngine {
       shareId: item.shareId,
       name: item.name,
       size: item.size,
-      lastModified: entry.file.lastModified ?? 0,
+      lastModified: file.lastModified ?? 0,
       relativePath: entry.addedPath,
       fileId,
       savedAt: this.deps.now(),
+      owner: this.deps.owner(),
+      path: { ...item.path, accessKey: null },
     });
 
     // 2. the hashes (kept for a retry of the same file)
-    const hashes = await this.hash(entry, options.chunkSize, signal);
+    const hashes = await this.hash(entry, file, options.chunkSize, signal);
     guard();
 
     // 3. instant upload
@@ -623,7 +737,7 @@ export class UploadEngine {
     }
 
     // 4. the missing chunks
-    await this.sendChunks(entry, fileId, hashes, created.uploadedChunks ?? [], options.chunkSize, signal);
+    await this.sendChunks(entry, file, fileId, hashes, created.uploadedChunks ?? [], options.chunkSize, signal);
     guard();
 
     // 5. finish
@@ -643,12 +757,12 @@ export class UploadEngine {
     this.succeed(entry, typeof finalId === 'string' && finalId ? finalId : fileId, '');
   }
 
-  private async hash(entry: Entry, chunkSize: number, signal: AbortSignal): Promise<FileHashes> {
+  private async hash(entry: Entry, file: File, chunkSize: number, signal: AbortSignal): Promise<FileHashes> {
     if (entry.hashes && entry.hashes.chunkSize === chunkSize) return entry.hashes;
     this.patch(entry, { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
     this.changed();
     try {
-      entry.hashes = await this.deps.hasher.hash(entry.file, {
+      entry.hashes = await this.deps.hasher.hash(file, {
         chunkSize,
         signal,
         onProgress: (percent) => {
@@ -669,13 +783,13 @@ export class UploadEngine {
 
   private async sendChunks(
     entry: Entry,
+    file: File,
     fileId: string,
     hashes: FileHashes,
     uploadedChunks: readonly number[],
     chunkSize: number,
     signal: AbortSignal,
   ): Promise<void> {
-    const { file } = entry;
     const size = file.size;
     const total = chunkCount(size, chunkSize);
     const bytesOf = (n: number) => {

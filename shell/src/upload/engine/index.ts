@@ -1,6 +1,6 @@
 // The shell's upload engine: one per page, registered with @app/shared so that remotes
 // and the share page add files through `uploads.enqueue` without importing the shell.
-import { notify, registerUploadService } from '@app/shared';
+import { appStore, notify, registerUploadService, userInfoAtom } from '@app/shared';
 import { UploadEngine, type UploadEngineDeps } from './engine';
 import { createHasher } from './hasher';
 import { createTaskStore } from './taskStore';
@@ -12,13 +12,28 @@ export { computeHashes, chunkCount, chunkRange, type FileHashes } from './md5';
 export { createTaskStore, UPLOAD_TASKS_KEY, type TaskStore, type TaskRecord, type FileFingerprint } from './taskStore';
 export { createHttpTransport, toFormData, type UploadTransport, type TransportTarget, type ChunkUpload } from './transport';
 
+type UploadNotifier = UploadEngineDeps['notify'];
+let uploadNotifier: UploadNotifier | null = null;
+
+/** The engine's toasts (the panel sets a 5-second warning); null goes back to @app/shared's notify. */
+export function setUploadNotifier(next: UploadNotifier | null): void {
+  uploadNotifier = next;
+}
+
+/** Where the engine's messages go now. */
+export const engineNotify: UploadNotifier = {
+  error: (message) => (uploadNotifier ?? notify).error(message),
+  warning: (message) => (uploadNotifier ?? notify).warning(message),
+};
+
 /** An engine on the real API, worker hashing and localStorage sessions; any part may be replaced. */
 export function createUploadEngine(deps: Partial<UploadEngineDeps> = {}): UploadEngine {
   return new UploadEngine({
     transport: deps.transport ?? createHttpTransport(),
     hasher: deps.hasher ?? createHasher(),
     tasks: deps.tasks ?? createTaskStore(),
-    notify: deps.notify ?? notify,
+    notify: deps.notify ?? engineNotify,
+    owner: deps.owner ?? (() => appStore.get(userInfoAtom)?.userId ?? null),
     ...deps,
   });
 }

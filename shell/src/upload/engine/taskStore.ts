@@ -1,7 +1,7 @@
 // Upload sessions remembered across reloads (localStorage, 7-day expiry): the same file
 // added again to the same place finds its taskId, and the server answers with the chunks
 // it already holds.
-import { localStore, type ExpiringStorage } from '@app/shared';
+import { localStore, type ExpiringStorage, type UploadPath } from '@app/shared';
 
 export const UPLOAD_TASKS_KEY = 'UPLOAD__TASKS__';
 /** The most sessions remembered; the oldest are forgotten first. */
@@ -21,6 +21,10 @@ export interface TaskRecord extends FileFingerprint {
   taskId: string;
   fileId: string | null;
   savedAt: number;
+  /** the signed-in user who started it (rows come back after a reload for that user only) */
+  owner?: string | null;
+  /** the target, without the access key (to list the row again after a reload) */
+  path?: UploadPath;
 }
 
 export interface TaskStore {
