@@ -8,6 +8,8 @@ import type { AppConfig } from './config';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
+import { downloadsRoutes } from './modules/downloads/routes';
+import { uploadsRoutes } from './modules/uploads/routes';
 import { foldersRoutes } from './modules/folders/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
 import { policiesRoutes } from './modules/policies/routes';
@@ -50,6 +52,8 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(recycleRoutes);
   await api.register(policiesRoutes);
   await api.register(versionsRoutes);
+  await api.register(downloadsRoutes);
+  await api.register(uploadsRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

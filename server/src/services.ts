@@ -15,7 +15,10 @@ import { PoliciesService } from './modules/policies/service';
 import { RecycleService } from './modules/recycle/service';
 import { SettingsService } from './modules/settings/service';
 import { UsersService } from './modules/users/service';
+import { DownloadsService } from './modules/downloads/service';
 import { BlobStore } from './modules/versions/blobs';
+import { UploadsService } from './modules/uploads/service';
+import { Staging } from './modules/uploads/staging';
 import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
 
@@ -35,7 +38,9 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const auth = new AuthService(db, users, config);
   const admin = new AdminService(db, users, auth, settings, organizations);
   const web = new WebService(config, settings);
-  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web };
+  const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
+  const uploads = new UploadsService(db, folders, settings, rights, blobs, new Staging(path.join(config.dataDir, 'uploads')));
+  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web, downloads, uploads };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -296,6 +296,63 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('blobs').ifExists().execute();
       },
     },
+    // chunked, resumable uploads (one row per session, one per chunk received and on disk)
+    // and a minimal `shares` table for external uploads (docs/integration.md, "Upload (issue 4)")
+    '2026-11-21-0006-uploads': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('shares')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('owner_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('root_item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('access_key_hash', 'text', (c) => c.notNull())
+          .addColumn('allow_upload', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('expires_at', big)
+          .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('shares_owner').on('shares').column('owner_id').execute();
+        await db.schema.createIndex('shares_root').on('shares').column('root_item_id').execute();
+
+        await db.schema
+          .createTable('upload_sessions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('owner_key', 'text', (c) => c.notNull())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('share_id', 'text')
+          .addColumn('task_id', 'text', (c) => c.notNull())
+          .addColumn('folder_id', big, (c) => c.notNull())
+          .addColumn('relative_dir', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('chunk_size', big, (c) => c.notNull())
+          .addColumn('total_chunks', 'integer', (c) => c.notNull())
+          .addColumn('strategy', 'integer')
+          .addColumn('target_item_id', big)
+          .addColumn('status', 'text', (c) => c.notNull().defaultTo('open'))
+          .addColumn('result_item_id', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('upload_sessions_task').on('upload_sessions').columns(['owner_key', 'task_id']).execute();
+        await db.schema.createIndex('upload_sessions_updated').on('upload_sessions').column('updated_at').execute();
+
+        await db.schema
+          .createTable('upload_chunks')
+          .addColumn('session_id', 'text', (c) => c.notNull().references('upload_sessions.id').onDelete('cascade'))
+          .addColumn('chunk_no', 'integer', (c) => c.notNull())
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('md5', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('upload_chunks_pk', ['session_id', 'chunk_no'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('upload_chunks').ifExists().execute();
+        await db.schema.dropTable('upload_sessions').ifExists().execute();
+        await db.schema.dropTable('shares').ifExists().execute();
+      },
+    },
   };
 }
 

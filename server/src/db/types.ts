@@ -158,6 +158,69 @@ export interface AccessPoliciesTable {
   created_at: number;
 }
 
+/**
+ * A share of a folder (or file) with people outside the system. Minimal for external
+ * uploads; the share pages extend it (docs/integration.md, "Upload (issue 4)").
+ */
+export interface SharesTable {
+  /** random, unguessable; the `{shareId}` of the External calls */
+  id: string;
+  /** the user whose rights apply and who owns what is uploaded */
+  owner_id: number;
+  /** the shared item: external calls reach only it and what lies below it */
+  root_item_id: number;
+  /** SHA-256 (hex) of the access key */
+  access_key_hash: string;
+  allow_upload: Flag;
+  /** epoch ms; null: never expires */
+  expires_at: number | null;
+  deleted: Flag;
+  created_at: number;
+}
+
+/** One chunked upload session (the `fileId` of the upload calls until the merge). */
+export interface UploadSessionsTable {
+  /** random, unguessable */
+  id: string;
+  /** `u:<user id>` for a signed-in user, `s:<share id>` for an external share upload */
+  owner_key: string;
+  /** whose rights apply and who owns the file: the caller, or the share's owner */
+  user_id: number;
+  share_id: string | null;
+  /** the client's id of the upload (same taskId, same owner, unfinished: the session resumes) */
+  task_id: string;
+  /** the folder chosen as target (relative_dir lies below it) */
+  folder_id: number;
+  /** folder names below folder_id, slash-separated ('' for none); made at the merge */
+  relative_dir: string;
+  file_name: string;
+  size: number;
+  chunk_size: number;
+  total_chunks: number;
+  /** null, 0 new version, 1 overwrite, 2 rename (file_name is the new name) */
+  strategy: number | null;
+  /** strategy 0/1: the item that held the name at creation */
+  target_item_id: number | null;
+  /** open, done */
+  status: string;
+  /** done: the file made (or given a new version) */
+  result_item_id: number | null;
+  created_at: number;
+  /** last activity; sessions idle longer than the time-to-live are removed */
+  updated_at: number;
+}
+
+/** A chunk received, written and fsync'ed into the session's staging file. */
+export interface UploadChunksTable {
+  session_id: string;
+  /** from 1 */
+  chunk_no: number;
+  size: number;
+  /** hex MD5 of the chunk */
+  md5: string;
+  created_at: number;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -170,6 +233,9 @@ export interface Database {
   access_policies: AccessPoliciesTable;
   blobs: BlobsTable;
   file_versions: FileVersionsTable;
+  shares: SharesTable;
+  upload_sessions: UploadSessionsTable;
+  upload_chunks: UploadChunksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -183,3 +249,5 @@ export type GroupRow = Selectable<GroupsTable>;
 export type AccessPolicyRow = Selectable<AccessPoliciesTable>;
 export type BlobRow = Selectable<BlobsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
+export type ShareRow = Selectable<SharesTable>;
+export type UploadSessionRow = Selectable<UploadSessionsTable>;

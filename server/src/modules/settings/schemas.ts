@@ -45,6 +45,17 @@ export const PasswordPolicySchema = Type.Object(
 );
 export type PasswordPolicy = Static<typeof PasswordPolicySchema>;
 
+export const UploadPolicySchema = Type.Object(
+  {
+    rapidUploadOrganization: Type.Boolean({
+      description: '秒传范围：false（默认）仅限调用者已能查看的文件；true 全组织范围内已有的内容都可秒传',
+    }),
+    personalQuota: Type.Integer({ minimum: 0, description: '每个用户个人空间的容量（字节），0 表示不限（默认）' }),
+  },
+  { title: '上传策略' },
+);
+export type UploadPolicy = Static<typeof UploadPolicySchema>;
+
 export const MENU_NAMES = ['file', 'workflow', 'swapSpace', 'ferry', 'setting'] as const;
 export type MenuName = (typeof MENU_NAMES)[number];
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../config';
 import type { Database, UserRow } from '../../db/types';
 import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
-import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy } from './schemas';
+import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, UploadPolicy } from './schemas';
 
 export const DEFAULT_FEATURE_POLICY: FeaturePolicy = {
   personalSpace: true,
@@ -33,8 +33,15 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   requireSymbol: false,
 };
 
+/** Uploads: rapid upload only from content the caller can read; no personal quota. */
+export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
+  rapidUploadOrganization: false,
+  personalQuota: 0,
+};
+
 const DEFAULTS: Record<SettingKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,
+  uploadPolicy: DEFAULT_UPLOAD_POLICY,
   environmentConfig: DEFAULT_ENVIRONMENT_CONFIG,
   branding: DEFAULT_BRANDING,
   passwordPolicy: DEFAULT_PASSWORD_POLICY,
@@ -91,10 +98,25 @@ export class SettingsService {
     return this.read<PasswordPolicy>('passwordPolicy');
   }
 
+  uploadPolicy(): Promise<UploadPolicy> {
+    return this.read<UploadPolicy>('uploadPolicy');
+  }
+
+  async setUploadPolicy(policy: UploadPolicy): Promise<UploadPolicy> {
+    const clean = merge(DEFAULT_UPLOAD_POLICY, policy);
+    clean.personalQuota = Number.isSafeInteger(clean.personalQuota) && clean.personalQuota > 0 ? clean.personalQuota : 0;
+    await writeSetting(this.db, 'uploadPolicy', clean, Date.now());
+    return clean;
+  }
+
   /** Seeds every setting that has no value yet. */
   async seedDefaults(db: Kysely<Database> = this.db): Promise<void> {
     const now = Date.now();
-    for (const [key, value] of Object.entries(DEFAULTS)) await insertSettingIfMissing(db, key as SettingKey, value, now);
+    for (const [key, value] of Object.entries(DEFAULTS)) {
+      // the upload policy is stored on its first change; until then its defaults apply
+      if (key === 'uploadPolicy') continue;
+      await insertSettingIfMissing(db, key as SettingKey, value, now);
+    }
   }
 
   /** GET /api/User/Home: roles, main menus and the base home of the caller. */

@@ -53,12 +53,74 @@ export class BlobStore {
     return { id: row.id, md5, size };
   }
 
+  /**
+   * Takes one reference on the content of a finished upload's staging file (its MD5 and size
+   * already verified): an existing blob of that content, else a new blob whose file is a hard
+   * link to the staging file (a copy where the file system cannot link). Call it inside the
+   * transaction that makes the version: the staging file itself stays until that transaction
+   * has committed, so a rolled-back or interrupted merge can run again. `created` is the
+   * storage key of a file made here (to remove if the transaction does not commit).
+   */
+  async adopt(
+    db: Kysely<Database>,
+    stagingFile: string,
+    md5: string,
+    size: number,
+    now: number = Date.now(),
+  ): Promise<{ blob: BlobRef | null; created: string | null }> {
+    if (size === 0) return { blob: null, created: null };
+    const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
+    if (existing) {
+      await acquireBlob(db, existing.id);
+      return { blob: { id: existing.id, md5, size }, created: null };
+    }
+    const row = await db
+      .insertInto('blobs')
+      .values({ md5, size, storage_key: '', ref_count: 1, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const storageKey = `${md5.slice(0, 2)}/${md5}-${row.id}`;
+    const file = this.pathOf(storageKey);
+    const dir = path.dirname(file);
+    fs.mkdirSync(dir, { recursive: true });
+    const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await fs.promises.link(stagingFile, temp);
+    } catch {
+      await fs.promises.copyFile(stagingFile, temp);
+      const fh = await fs.promises.open(temp, 'r+');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+    // atomic: the blob's file is either absent or complete
+    await fs.promises.rename(temp, file);
+    await syncDir(dir);
+    await db.updateTable('blobs').set({ storage_key: storageKey }).where('id', '=', row.id).execute();
+    return { blob: { id: row.id, md5, size }, created: storageKey };
+  }
+
   /** Removes the files of blobs whose rows are gone (after the transaction that removed them). */
   async remove(storageKeys: readonly string[]): Promise<void> {
     for (const key of storageKeys) {
       if (!key) continue;
       await fs.promises.rm(this.pathOf(key), { force: true });
     }
+  }
+}
+
+/** Makes a directory entry (a rename or link into it) durable, where the platform allows. */
+async function syncDir(dir: string): Promise<void> {
+  let fh: fs.promises.FileHandle | null = null;
+  try {
+    fh = await fs.promises.open(dir, 'r');
+    await fh.sync();
+  } catch {
+    /* not supported on this platform */
+  } finally {
+    await fh?.close();
   }
 }
 

@@ -1,0 +1,143 @@
+// Zip archives of 云文档 folder downloads: safe, unique entry names, which entries are stored
+// rather than deflated, and the writer (yazl: UTF-8 names, ZIP64 as soon as it is needed).
+import fs from 'node:fs';
+import { Transform, type TransformCallback } from 'node:stream';
+import { ZipFile } from 'yazl';
+import { extensionOf } from '../folders/service';
+
+/** Already-compressed types: deflating them again costs time and gains nothing. */
+export const STORED_EXTENSIONS = new Set([
+  // archives
+  'zip', 'rar', '7z', 'gz', 'tgz', 'bz2', 'tbz2', 'xz', 'txz', 'zst', 'lz', 'lzma', 'cab', 'jar', 'war', 'apk', 'ipa', 'dmg', 'iso',
+  // images
+  'jpg', 'jpeg', 'png', 'gif', 'webp', 'heic', 'heif', 'avif', 'jp2',
+  // audio and video
+  'mp3', 'aac', 'm4a', 'ogg', 'oga', 'opus', 'flac', 'wma', 'mp4', 'm4v', 'mov', 'avi', 'mkv', 'webm', 'wmv', 'flv', '3gp', 'rmvb',
+  // office and document formats that are zip or compressed inside
+  'docx', 'xlsx', 'pptx', 'docm', 'xlsm', 'pptm', 'odt', 'ods', 'odp', 'epub', 'pdf', 'ofd', 'wps', 'et', 'dps',
+]);
+
+/** Whether an entry of that name is deflated (method 8) rather than stored (method 0). */
+export function shouldCompress(name: string): boolean {
+  return !STORED_EXTENSIONS.has(extensionOf(name));
+}
+
+/**
+ * One path segment that every unzip program extracts where it should: no slash or backslash,
+ * no control characters, not `.` or `..`, not blank.
+ */
+export function safeSegment(name: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[/\\]/g, '_')
+    .trim();
+  if (!cleaned) return '未命名';
+  if (/^\.+$/.test(cleaned)) return cleaned.replace(/\./g, '_');
+  return cleaned;
+}
+
+/** `名称（n）`, before the extension of a file. */
+function numbered(name: string, isFolder: boolean, n: number): string {
+  const ext = isFolder ? '' : extensionOf(name);
+  if (!ext) return `${name}（${n}）`;
+  const base = name.slice(0, name.length - ext.length - 1);
+  return `${base}（${n}）${name.slice(base.length)}`;
+}
+
+/** Hands out names inside one folder of the archive, each once (compared case-insensitively). */
+export class NameScope {
+  private readonly taken = new Set<string>();
+
+  claim(raw: string, isFolder: boolean): string {
+    const name = safeSegment(raw);
+    let candidate = name;
+    for (let n = 1; this.taken.has(candidate.toLowerCase()); n++) candidate = numbered(name, isFolder, n);
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}
+
+/** One entry of an archive: a folder, or a file whose bytes lie in `file` (null when empty). */
+export type ZipEntry =
+  | { kind: 'folder'; path: string; mtimeMs: number }
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; file: string | null };
+
+export interface ZipBuild {
+  /** resolves with the archive's size once the file is complete; rejects on any failure */
+  done: Promise<number>;
+  /** stops the build (the caller removes the partial file) */
+  abort(): void;
+}
+
+/** Counts the bytes flowing from a stored file into the archive. */
+class Counter extends Transform {
+  constructor(private readonly onBytes: (n: number) => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.onBytes(chunk.length);
+    callback(null, chunk);
+  }
+}
+
+/**
+ * Writes the entries as a zip archive to `target`, reading stored files one after the other
+ * (never more than one open at a time) and reporting the bytes read.
+ */
+export function buildZip(entries: readonly ZipEntry[], target: string, onBytes: (n: number) => void, o: { forceZip64Format?: boolean } = {}): ZipBuild {
+  const zip = new ZipFile();
+  const out = fs.createWriteStream(target);
+  let failed: Error | null = null;
+  let rejectDone: (err: Error) => void = () => undefined;
+  const done = new Promise<number>((resolve, reject) => {
+    rejectDone = reject;
+    out.on('close', () => {
+      if (failed) return reject(failed);
+      resolve(out.bytesWritten);
+    });
+  });
+  const fail = (err: Error) => {
+    if (failed) return;
+    failed = err;
+    zip.outputStream.unpipe(out);
+    out.destroy();
+    rejectDone(err);
+  };
+  out.on('error', fail);
+  zip.on('error', fail);
+  zip.outputStream.on('error', fail);
+  zip.outputStream.pipe(out);
+
+  const zip64 = o.forceZip64Format === true;
+  for (const e of entries) {
+    const mtime = new Date(e.mtimeMs);
+    if (e.kind === 'folder') {
+      zip.addEmptyDirectory(e.path, { mtime });
+    } else if (e.file === null || e.size === 0) {
+      zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
+    } else {
+      const file = e.file;
+      zip.addReadStreamLazy(e.path, { mtime, compress: shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)), size: e.size, forceZip64Format: zip64 }, (cb) => {
+        if (failed) return cb(failed, undefined as never);
+        const source = fs.createReadStream(file);
+        const counter = new Counter(onBytes);
+        source.on('error', (err) => {
+          counter.destroy(err);
+          fail(err);
+        });
+        counter.on('error', (err) => fail(err));
+        cb(null, source.pipe(counter));
+      });
+    }
+  }
+  zip.end({ forceZip64Format: zip64, comment: '' });
+  return {
+    done,
+    abort() {
+      fail(new Error('aborted'));
+    },
+  };
+}

@@ -1,0 +1,245 @@
+// 云文档 upload calls (api-contract.md "Upload"): the five calls for signed-in users, their
+// External forms for share uploads (accessKey header), the admin's upload policy, and the
+// sweep of abandoned sessions (at start-up, then on an interval).
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { badRequest } from '../../lib/errors';
+import { Envelope, ok } from '../../lib/schema';
+import { ItemSchema } from '../folders/schemas';
+import {
+  BatchParamsSchema,
+  CheckAndCreateBodySchema,
+  CheckAndCreateResultSchema,
+  ChunkQuerySchema,
+  ChunkResultSchema,
+  FileUploadOptionsSchema,
+  MergeBodySchema,
+  RapidBodySchema,
+  RapidResultSchema,
+  ShareParamsSchema,
+  UploadPolicySchema,
+} from './schemas';
+import type { Actor } from './service';
+
+const BASE = '/User/FileTransfer';
+const FIELD_NAMES = new Set(['chunkNumber', 'totalChunks', 'chunkSize', 'currentChunkSize', 'totalSize', 'identifier', 'filename', 'relativePath']);
+
+export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const uploads = app.services.uploads;
+  const tags = ['文件'];
+  const external = '外部分享上传：以请求头 accessKey 代替登录令牌；分享不存在、已过期或访问密钥不正确时 HTTP 401（code 401）。';
+
+  await app.register(multipart, {
+    // the part is streamed to disk; the limit only stops a body far larger than any chunk
+    throwFileSizeLimit: false,
+    limits: { fileSize: uploads.limits.chunkSize + 1, files: 1, fields: 20, fieldSize: 8192, parts: 24 },
+  });
+
+  const userActor = (req: FastifyRequest): Actor => ({ user: req.user(), share: null });
+  const shareActor = (req: FastifyRequest, shareId: string) => uploads.shareActor(shareId, req.headers.accesskey);
+
+  /** Reads the form fields, then hands the part `file` over as a stream (never buffered whole). */
+  async function chunkFrom(req: FastifyRequest, actor: Actor, query: { fileId: string; ChunkHash?: string }) {
+    if (!req.isMultipart()) throw badRequest('分片请求应为 multipart/form-data');
+    const fields: Record<string, string> = {};
+    let result: Awaited<ReturnType<typeof uploads.receiveChunk>> | null = null;
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        const stream = part.file as Readable;
+        if (part.fieldname !== 'file' || result) {
+          stream.resume();
+          continue;
+        }
+        try {
+          result = await uploads.receiveChunk(actor, query.fileId, query.ChunkHash, fields, stream);
+        } catch (err) {
+          // let the rest of the request go by, then answer
+          stream.resume();
+          throw err;
+        }
+      } else if (FIELD_NAMES.has(part.fieldname)) {
+        fields[part.fieldname] = String(part.value ?? '');
+      }
+    }
+    if (!result) throw badRequest('缺少分片内容（表单字段 file）');
+    return result;
+  }
+
+  app.get(
+    `${BASE}/FileUploadOptions`,
+    { schema: { tags, summary: '上传选项', response: { 200: Envelope(FileUploadOptionsSchema) } } },
+    async () => ok(uploads.options()),
+  );
+
+  // ---- signed-in users ----------------------------------------------------------------
+
+  app.post(
+    `${BASE}/CheckAndCreateFileInfo`,
+    {
+      schema: {
+        tags,
+        summary: '创建上传任务',
+        description:
+          '无同名项时新建上传任务（fileInfo.fileId）；同一 taskId 的未完成任务再次提交时返回该任务及已收到的分片。有同名项时不建任务，conflictType 非 0，conflictStrategies 为可选的处理方式。',
+        body: CheckAndCreateBodySchema,
+        response: { 200: Envelope(CheckAndCreateResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.create(userActor(req), req.body)),
+  );
+
+  app.post(
+    `${BASE}/UploadRapid2`,
+    {
+      schema: {
+        tags,
+        summary: '秒传',
+        description: '调用者已能查看相同内容的文件时直接完成上传（success true），否则 success false。',
+        body: RapidBodySchema,
+        response: { 200: Envelope(RapidResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.rapid(userActor(req), req.body)),
+  );
+
+  app.post(
+    `${BASE}/UploadChunk2`,
+    {
+      schema: {
+        tags,
+        summary: '上传分片',
+        description: 'multipart/form-data：chunkNumber（从 1 开始）、totalChunks、chunkSize、currentChunkSize、totalSize、identifier、filename、relativePath 与文件部分 file；ChunkHash 不一致时 HTTP 422（code 42201）。',
+        querystring: ChunkQuerySchema,
+        response: { 200: Envelope(ChunkResultSchema) },
+      },
+    },
+    async (req) => ok(await chunkFrom(req, userActor(req), req.query)),
+  );
+
+  app.post(
+    `${BASE}/UploadMerge2`,
+    {
+      schema: {
+        tags,
+        summary: '完成上传',
+        description: '校验整个文件的 MD5（不一致时 HTTP 422、code 42201，文件不会出现），然后一次性生成文件或其新版本。',
+        body: MergeBodySchema,
+        response: { 200: Envelope(ItemSchema) },
+      },
+    },
+    async (req) => ok(await uploads.merge(userActor(req), req.body)),
+  );
+
+  // ---- external share uploads ---------------------------------------------------------
+
+  const publicRoute = { public: true };
+  app.post(
+    `${BASE}/External/:shareId/CheckAndCreateFileInfo`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '创建上传任务（外部分享）',
+        description: external,
+        security: [],
+        params: ShareParamsSchema,
+        body: CheckAndCreateBodySchema,
+        response: { 200: Envelope(CheckAndCreateResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.create(await shareActor(req, req.params.shareId), req.body)),
+  );
+
+  app.post(
+    `${BASE}/External/:shareId/UploadRapid2`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '秒传（外部分享）',
+        description: `${external}只在分享范围内的内容中查找。`,
+        security: [],
+        params: ShareParamsSchema,
+        body: RapidBodySchema,
+        response: { 200: Envelope(RapidResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.rapid(await shareActor(req, req.params.shareId), req.body)),
+  );
+
+  app.post(
+    `${BASE}/External/:shareId/UploadMerge2`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '完成上传（外部分享）',
+        description: external,
+        security: [],
+        params: ShareParamsSchema,
+        body: MergeBodySchema,
+        response: { 200: Envelope(ItemSchema) },
+      },
+    },
+    async (req) => ok(await uploads.merge(await shareActor(req, req.params.shareId), req.body)),
+  );
+
+  app.post(
+    `${BASE}/External/:batchNumber/UploadChunk2`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '上传分片（外部分享）',
+        description: `${external}（分片请求的请求头为 Accesskey）batchNumber 为创建任务时返回的批次号（即分享 id）。`,
+        security: [],
+        params: BatchParamsSchema,
+        querystring: ChunkQuerySchema,
+        response: { 200: Envelope(ChunkResultSchema) },
+      },
+    },
+    async (req) => ok(await chunkFrom(req, await shareActor(req, req.params.batchNumber), req.query)),
+  );
+
+  // ---- the admin's upload policy ------------------------------------------------------
+
+  app.get(
+    '/Admin/UploadPolicy',
+    { schema: { tags: ['管理'], summary: '上传策略', response: { 200: Envelope(UploadPolicySchema) } } },
+    async (req) => {
+      app.services.admin.assertAdmin(req.user());
+      return ok(await app.services.settings.uploadPolicy());
+    },
+  );
+
+  app.put(
+    '/Admin/UploadPolicy',
+    {
+      preValidation: async (req) => app.services.admin.assertAdmin(req.user()),
+      schema: {
+        tags: ['管理'],
+        summary: '修改上传策略',
+        description: '秒传范围与个人空间容量；仅系统管理员。',
+        body: UploadPolicySchema,
+        response: { 200: Envelope(UploadPolicySchema) },
+      },
+    },
+    async (req) => ok(await app.services.settings.setUploadPolicy(req.body)),
+  );
+
+  // ---- abandoned sessions -------------------------------------------------------------
+
+  let timer: NodeJS.Timeout | null = null;
+  const sweep = () => uploads.sweep().catch((err: unknown) => app.log.error({ err }, '云文档上传任务过期清理失败'));
+  app.addHook('onReady', async () => {
+    await sweep();
+    timer = setInterval(() => void sweep(), uploads.limits.sweepIntervalMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  });
+};

@@ -1,0 +1,89 @@
+// 云文档 upload calls (api-contract.md "Upload"; docs/integration.md "Upload (issue 4)").
+import { Type, type Static } from 'typebox';
+import { UploadPolicySchema } from '../settings/schemas';
+
+export const FileUploadOptionsSchema = Type.Object(
+  {
+    chunkCheck: Type.Boolean(),
+    chunkCheckAlgorithm: Type.String({ description: '分片校验算法：MD5' }),
+    chunkSize: Type.Integer({ description: '分片大小（字节）' }),
+    maxFileCount: Type.Integer({ description: '一次选择的文件数超过它时提示（仅提示）' }),
+    maxFileSize: Type.Integer({ description: '大于或等于该大小（字节）的文件不能上传' }),
+    rapidUpload: Type.Boolean({ description: '是否支持秒传' }),
+  },
+  { title: '上传选项' },
+);
+export type FileUploadOptions = Static<typeof FileUploadOptionsSchema>;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const CheckAndCreateBodySchema = Type.Object(
+  {
+    folderId: Type.String({ maxLength: 32, description: '目标文件夹 id' }),
+    fileName: Type.String({ maxLength: 1024, description: '文件名；重命名（strategy 2）时为新名称' }),
+    size: Type.Integer({ minimum: 0, description: '文件大小（字节）' }),
+    type: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 64 }), Type.Null()])),
+    // one schema with a type list: Ajv's type coercion would turn null into 0 in a union's first branch
+    strategy: Type.Optional(
+      Type.Unsafe<0 | 1 | 2 | 3 | null>({
+        type: ['integer', 'null'],
+        enum: [0, 1, 2, 3, null],
+        description: 'null 首次；0 新版本，1 覆盖，2 重命名，3 跳过（客户端以 null 表示跳过且不上传）',
+      }),
+    ),
+    relativePath: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: '拖入文件夹内的路径（含文件名）' }))),
+    taskId: Type.String({ minLength: 1, maxLength: 200, description: '客户端生成的上传任务 id；同一任务再次提交时续传' }),
+    shareId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  },
+  { title: '创建上传任务' },
+);
+export type CheckAndCreateBody = Static<typeof CheckAndCreateBodySchema>;
+
+export const StrategyOptionSchema = Type.Object({
+  name: Type.String(),
+  value: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]),
+});
+
+export const CheckAndCreateResultSchema = Type.Object(
+  {
+    conflictType: Type.Integer({ description: '0 无冲突（已建上传任务）；1 已有同名文件；2 已有同名文件夹或快捷方式' }),
+    conflictStrategies: Type.Array(StrategyOptionSchema),
+    fileInfo: Type.Union([Type.Object({ fileId: Type.String(), fileName: Type.String() }), Type.Null()]),
+    uploadedChunks: Type.Array(Type.Integer()),
+    batchNumber: Type.Union([Type.String(), Type.Null()], { description: '外部分享上传：分片调用路径中的批次号' }),
+  },
+  { title: '上传任务' },
+);
+export type CheckAndCreateResult = Static<typeof CheckAndCreateResultSchema>;
+
+export const RapidBodySchema = Type.Object({
+  fileId: Type.String({ maxLength: 64 }),
+  fileHash: Type.String({ maxLength: 64, description: '整个文件的 MD5（十六进制）' }),
+});
+export type RapidBody = Static<typeof RapidBodySchema>;
+export const RapidResultSchema = Type.Object({ success: Type.Boolean() });
+
+export const MergeBodySchema = Type.Object({
+  fileId: Type.String({ maxLength: 64 }),
+  relativePath: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+  fileHash: Type.String({ maxLength: 64 }),
+});
+export type MergeBody = Static<typeof MergeBodySchema>;
+
+export const ChunkQuerySchema = Type.Object({
+  fileId: Type.String({ maxLength: 64 }),
+  ChunkHash: Type.Optional(Type.String({ maxLength: 64, description: '本分片的 MD5（十六进制）' })),
+  RelativePath: Type.Optional(Type.String({ maxLength: 4096 })),
+  timestamp: Type.Optional(Type.String()),
+});
+export type ChunkQuery = Static<typeof ChunkQuerySchema>;
+
+export const ChunkResultSchema = Type.Object({
+  chunkNumber: Type.Integer(),
+  uploadedChunks: Type.Array(Type.Integer()),
+});
+
+export const ShareParamsSchema = Type.Object({ shareId: Type.String({ maxLength: 200 }) });
+export const BatchParamsSchema = Type.Object({ batchNumber: Type.String({ maxLength: 200 }) });
+
+export { UploadPolicySchema };

@@ -1,0 +1,699 @@
+// 云文档 uploads: chunked, resumable, instant (api-contract.md "Upload"; docs/integration.md
+// "Upload (issue 4)"). A session (the `fileId` until the merge) collects chunks into one
+// staging file; the merge makes the file, or its new version, visible in one transaction.
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Database, ItemRow, ShareRow, UploadSessionRow, UserRow } from '../../db/types';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
+import { findItemsWithOwner, findLiveItem, insertItem, itemNameKey, liveNameOwner, markDeleted, touchItem } from '../folders/repository';
+import { LEVEL, SPACE_PERSONAL, type LoadedRights, type RightsService } from '../folders/rights';
+import type { Item } from '../folders/schemas';
+import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
+import type { FeaturePolicy } from '../settings/schemas';
+import type { SettingsService } from '../settings/service';
+import { accessKeyMatches, findShare } from '../shares/repository';
+import { findUserById } from '../users/repository';
+import { acquireBlob, type BlobStore } from '../versions/blobs';
+import { addMasterVersion } from '../versions/repository';
+import {
+  claimSession,
+  deleteSession,
+  findOpenTask,
+  findSession,
+  insertSession,
+  listChunks,
+  quotaUsed,
+  rapidCandidates,
+  recordChunk,
+  findChunk,
+  touchSession,
+} from './repository';
+import type { CheckAndCreateBody, CheckAndCreateResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
+import { ChunkTooLong, type Staging } from './staging';
+
+export interface UploadLimits {
+  /** bytes per chunk (spec section 9: 5 MB) */
+  chunkSize: number;
+  /** a file of this size or more is refused (spec section 5: 5 GB) */
+  maxFileSize: number;
+  /** pickers warn above this many files (spec section 5: 500) */
+  maxFileCount: number;
+  /** a session without activity for this long is removed with its staging file */
+  sessionTtlMs: number;
+  /** how often abandoned sessions are looked for (also once at start-up) */
+  sweepIntervalMs: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
+  chunkSize: 5 * 1024 * 1024,
+  maxFileSize: 5 * 1024 * 1024 * 1024,
+  maxFileCount: 500,
+  sessionTtlMs: 24 * 60 * 60 * 1000,
+  sweepIntervalMs: 60 * 60 * 1000,
+};
+
+/** Who uploads: a signed-in user, or an external share (then `user` is the share's owner). */
+export interface Actor {
+  user: UserRow;
+  share: ShareRow | null;
+}
+
+const MD5_HEX = /^[0-9a-f]{32}$/;
+const MAX_DEPTH = 64;
+
+const SESSION_GONE = '上传任务不存在或已过期，请重新上传';
+const FOLDER_GONE = '目标文件夹不存在或已被删除';
+export const SHARE_GONE = '指定的分享不存在或已过期。';
+const NO_UPLOAD_RIGHT = '您没有在此文件夹中上传文件的权限';
+
+/** HTTP 401 with the share message of spec section 8 (the client shows it as the error). */
+export const shareGone = () => new AppError(401, 401, SHARE_GONE);
+/** HTTP 413, code 41301: over quota. */
+const overQuota = () => new AppError(413, 41301, '个人空间容量不足，无法上传该文件，请清理后重试');
+/** HTTP 422, code 42201: a hash mismatch. */
+const hashMismatch = (message: string) => new AppError(422, 42201, message);
+
+/** Sizes for people, base 1024 (spec section 9). */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(2)} ${units[i]}`;
+}
+
+/** The folder names of a relativePath (the path inside a dropped folder, file name last). */
+export function folderNamesOf(relativePath: string | null | undefined): string[] {
+  const parts = (relativePath ?? '').replace(/\\/g, '/').split('/').map((p) => p.trim());
+  parts.pop(); // the file's own name: fileName is what counts
+  const names = parts.filter((p) => p !== '');
+  if (names.length > MAX_DEPTH) throw badRequest(`文件夹层级不能超过 ${MAX_DEPTH} 层`);
+  return names.map((p) => validItemName(p));
+}
+
+/** The running MD5 of a session's contiguous prefix of chunks (kept in memory only). */
+interface PrefixState {
+  hash: crypto.Hash;
+  /** chunks 1..upTo are in `hash` */
+  upTo: number;
+}
+
+/** Where an upload lands: the deepest folder of its path that exists, and the names to make below it. */
+interface Place {
+  deepest: ItemRow;
+  missing: string[];
+}
+
+export class UploadsService {
+  private readonly prefix = new Map<string, PrefixState>();
+  private readonly locks = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly folders: FoldersService,
+    private readonly settings: SettingsService,
+    private readonly rights: RightsService,
+    private readonly blobs: BlobStore,
+    readonly staging: Staging,
+    readonly limits: UploadLimits = { ...DEFAULT_UPLOAD_LIMITS },
+  ) {}
+
+  /** Runs `fn` after every earlier call with the same key has finished (one process). */
+  private async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.locks.set(key, tail);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    }
+  }
+
+  options(): FileUploadOptions {
+    return {
+      chunkCheck: false,
+      chunkCheckAlgorithm: 'MD5',
+      chunkSize: this.limits.chunkSize,
+      maxFileCount: this.limits.maxFileCount,
+      maxFileSize: this.limits.maxFileSize,
+      rapidUpload: true,
+    };
+  }
+
+  // ---- who ------------------------------------------------------------------------------
+
+  /** An external share caller: the share exists, has not expired, the key is right, uploads are allowed. */
+  async shareActor(shareId: string, accessKey: string | string[] | undefined): Promise<Actor> {
+    const key = Array.isArray(accessKey) ? accessKey[0] : accessKey;
+    const share = await findShare(this.db, shareId);
+    const valid = !!share && (share.expires_at === null || Number(share.expires_at) > Date.now()) && accessKeyMatches(share, key);
+    if (!share || !valid) throw shareGone();
+    const owner = await findUserById(this.db, Number(share.owner_id));
+    if (!owner || owner.disabled) throw shareGone();
+    if (!share.allow_upload) throw forbidden('该分享不允许上传文件');
+    return { user: owner, share };
+  }
+
+  private ownerKey(actor: Actor): string {
+    return actor.share ? `s:${actor.share.id}` : `u:${actor.user.id}`;
+  }
+
+  /** The caller's session (404 for anyone else's, an unknown or an expired one). */
+  private async ownSession(actor: Actor, id: string, allowDone = false): Promise<UploadSessionRow> {
+    const session = /^[0-9a-f]{32}$/.test(id) ? await findSession(this.db, id) : undefined;
+    if (!session || session.owner_key !== this.ownerKey(actor)) throw notFound(SESSION_GONE);
+    if (Number(session.updated_at) < Date.now() - this.limits.sessionTtlMs) {
+      await this.discard(session.id);
+      throw notFound(SESSION_GONE);
+    }
+    if (session.status !== 'open' && !allowDone) throw notFound(SESSION_GONE);
+    return session;
+  }
+
+  /** Removes a session, its chunks and its staging file. */
+  private async discard(id: string): Promise<void> {
+    await deleteSession(this.db, id);
+    this.prefix.delete(id);
+    await this.staging.remove(id);
+  }
+
+  // ---- where ----------------------------------------------------------------------------
+
+  /** The target folder: live, readable by the acting user, inside the share's root for shares (else 404). */
+  private async targetFolder(actor: Actor, folderId: string, policy: FeaturePolicy): Promise<{ folder: ItemRow; rights: LoadedRights }> {
+    const { folder, rights } = await this.folders.folderAndRights(actor.user, folderId, policy, FOLDER_GONE);
+    if (actor.share) {
+      const root = await findLiveItem(this.db, Number(actor.share.root_item_id));
+      if (!root || !(folder.id === root.id || folder.id_path.startsWith(`${root.id_path}/`))) throw notFound(FOLDER_GONE);
+    }
+    return { folder, rights };
+  }
+
+  /** Walks the folder names below `folder`: the deepest existing folder and the names still missing. */
+  private async locate(db: Kysely<Database>, folder: ItemRow, names: string[]): Promise<Place> {
+    let deepest = folder;
+    for (let i = 0; i < names.length; i++) {
+      const holder = await liveNameOwner(db, deepest.id, itemNameKey(names[i]));
+      if (!holder) return { deepest, missing: names.slice(i) };
+      if (holder.type !== 'folder') throw conflict(`无法创建文件夹“${names[i]}”：该位置已有同名的文件`);
+      deepest = holder;
+    }
+    return { deepest, missing: [] };
+  }
+
+  /** 413 41301 when the personal space of the target would go over the quota. */
+  private async checkQuota(db: Kysely<Database>, folder: ItemRow, size: number, quota?: number): Promise<void> {
+    if (folder.space_type !== SPACE_PERSONAL) return;
+    // inside a transaction the setting is read beforehand (`quota`): SQLite has one connection
+    const personalQuota = quota ?? (await this.settings.uploadPolicy()).personalQuota;
+    if (!personalQuota) return;
+    if ((await quotaUsed(db, folder.owner_id)) + size > personalQuota) throw overQuota();
+  }
+
+  private ownerIn(folder: ItemRow, actor: Actor): number {
+    return folder.space_type === SPACE_PERSONAL ? folder.owner_id : actor.user.id;
+  }
+
+  // ---- 1. create ------------------------------------------------------------------------
+
+  /** POST …/CheckAndCreateFileInfo */
+  async create(actor: Actor, body: CheckAndCreateBody): Promise<CheckAndCreateResult> {
+    const name = validItemName(body.fileName);
+    const size = body.size;
+    if (size >= this.limits.maxFileSize) {
+      throw new AppError(413, 41302, `该文件超过允许的最大值（${formatBytes(this.limits.maxFileSize)}），无法上传`);
+    }
+    const strategy = body.strategy ?? null;
+    if (strategy === 3) throw badRequest('已选择跳过，该文件无需上传');
+    const names = folderNamesOf(body.relativePath);
+    const { policy } = await this.folders.context(actor.user);
+    const { folder, rights } = await this.targetFolder(actor, body.folderId, policy);
+    const place = await this.locate(this.db, folder, names);
+    await rights.ensure([place.deepest]);
+    if (!rights.can(place.deepest, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
+    const batchNumber = actor.share ? actor.share.id : null;
+
+    // the same task again, unfinished: resume it
+    const ownerKey = this.ownerKey(actor);
+    const relativeDir = names.join('/');
+    const previous = await findOpenTask(this.db, ownerKey, body.taskId);
+    if (previous) {
+      const same =
+        Number(previous.folder_id) === folder.id &&
+        previous.relative_dir === relativeDir &&
+        Number(previous.size) === size &&
+        itemNameKey(previous.file_name) === itemNameKey(name) &&
+        Number(previous.updated_at) >= Date.now() - this.limits.sessionTtlMs;
+      if (same) {
+        await touchSession(this.db, previous.id, Date.now());
+        return {
+          conflictType: 0,
+          conflictStrategies: [],
+          fileInfo: { fileId: previous.id, fileName: previous.file_name },
+          uploadedChunks: (await listChunks(this.db, previous.id)).map((c) => Number(c.chunk_no)),
+          batchNumber,
+        };
+      }
+      // the task now names another file or place: the old session is of no use
+      await this.discard(previous.id);
+    }
+
+    await this.checkQuota(this.db, folder, size);
+
+    // a same-named item where the file would land
+    let targetItemId: number | null = null;
+    if (!place.missing.length) {
+      const holder = await liveNameOwner(this.db, place.deepest.id, itemNameKey(name));
+      if (holder) {
+        await rights.ensure([holder]);
+        const editable = rights.can(holder, LEVEL.edit);
+        const strategies = [
+          ...(holder.type === 'file' && editable ? [{ name: '新版本', value: 0 as const }] : []),
+          ...(holder.type !== 'folder' && editable ? [{ name: '覆盖', value: 1 as const }] : []),
+          { name: '重命名', value: 2 as const },
+          { name: '跳过', value: 3 as const },
+        ];
+        if (strategy === null || strategy === 2) {
+          return {
+            conflictType: holder.type === 'file' ? 1 : 2,
+            conflictStrategies: strategies,
+            fileInfo: { fileId: '', fileName: name },
+            uploadedChunks: [],
+            batchNumber: null,
+          };
+        }
+        if (strategy === 0 && holder.type === 'folder') throw badRequest('文件夹不能保存为新版本');
+        if (strategy === 0 && holder.type !== 'file') throw badRequest('快捷方式不能保存为新版本');
+        if (strategy === 1 && holder.type === 'folder') throw badRequest('不能用文件覆盖同名的文件夹');
+        if (!editable) throw forbidden(strategy === 0 ? '您没有为同名文件添加版本的权限' : '您没有覆盖同名文件的权限');
+        targetItemId = holder.id;
+      }
+    }
+
+    const id = crypto.randomBytes(16).toString('hex');
+    const now = Date.now();
+    await insertSession(this.db, {
+      id,
+      owner_key: ownerKey,
+      user_id: actor.user.id,
+      share_id: actor.share?.id ?? null,
+      task_id: body.taskId,
+      folder_id: folder.id,
+      relative_dir: relativeDir,
+      file_name: name,
+      size,
+      chunk_size: this.limits.chunkSize,
+      total_chunks: Math.max(1, Math.ceil(size / this.limits.chunkSize)),
+      strategy: targetItemId === null ? null : strategy,
+      target_item_id: targetItemId,
+      status: 'open',
+      result_item_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.staging.create(id);
+    this.prefix.set(id, { hash: crypto.createHash('md5'), upTo: 0 });
+    return { conflictType: 0, conflictStrategies: [], fileInfo: { fileId: id, fileName: name }, uploadedChunks: [], batchNumber };
+  }
+
+  // ---- 2. chunks ------------------------------------------------------------------------
+
+  /**
+   * POST …/UploadChunk2: streams one chunk into the staging file at its offset. It counts as
+   * received once it is fsync'ed, its MD5 matches ChunkHash and it is recorded. A chunk
+   * already recorded is read and checked but never written again.
+   */
+  async receiveChunk(
+    actor: Actor,
+    fileId: string,
+    chunkHash: string | undefined,
+    fields: Record<string, string>,
+    file: Readable,
+  ): Promise<{ chunkNumber: number; uploadedChunks: number[] }> {
+    const session = await this.ownSession(actor, fileId);
+    const int = (key: string, label: string) => {
+      const text = (fields[key] ?? '').trim();
+      const n = Number(text);
+      if (!text || !Number.isSafeInteger(n) || n < 0) throw badRequest(`参数 ${key}（${label}）缺失或不是整数`);
+      return n;
+    };
+    const n = int('chunkNumber', '分片序号');
+    const total = int('totalChunks', '分片总数');
+    const chunkSize = int('chunkSize', '分片大小');
+    const declared = int('currentChunkSize', '本分片大小');
+    const totalSize = int('totalSize', '文件大小');
+    const size = Number(session.size);
+    const sessionChunk = Number(session.chunk_size);
+    const sessionTotal = Number(session.total_chunks);
+    if (totalSize !== size) throw badRequest('文件大小与上传任务不一致');
+    if (chunkSize !== sessionChunk) throw badRequest(`分片大小与上传任务不一致（应为 ${sessionChunk} 字节）`);
+    if (total !== sessionTotal) throw badRequest(`分片总数与上传任务不一致（应为 ${sessionTotal}）`);
+    if (n < 1 || n > sessionTotal) throw badRequest(`分片序号应在 1 到 ${sessionTotal} 之间`);
+    const expected = n < sessionTotal ? sessionChunk : size - (sessionTotal - 1) * sessionChunk;
+    if (declared !== expected) throw badRequest(`第 ${n} 个分片的大小应为 ${expected} 字节`);
+    const hash = (chunkHash ?? '').trim().toLowerCase();
+    if (!MD5_HEX.test(hash)) throw badRequest('缺少分片校验值 ChunkHash，或其不是 32 位十六进制的 MD5');
+
+    return this.withLock(`chunk:${session.id}:${n}`, async () => {
+      const recorded = await findChunk(this.db, session.id, n);
+      let written: { bytes: number; md5: string };
+      let candidate: crypto.Hash | undefined;
+      if (recorded) {
+        written = await readOnly(file, expected);
+      } else {
+        const state = this.prefix.get(session.id);
+        candidate = state && state.upTo === n - 1 ? state.hash.copy() : undefined;
+        try {
+          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, candidate);
+        } catch (err) {
+          if (err instanceof ChunkTooLong) throw tooLong(n, expected);
+          throw err;
+        }
+      }
+      if (written.bytes !== expected) throw badRequest(`第 ${n} 个分片不完整：收到 ${written.bytes} 字节，应为 ${expected} 字节`);
+      if (written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
+      if (recorded && recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
+      const now = Date.now();
+      if (!recorded) {
+        try {
+          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash, created_at: now });
+        } catch (err) {
+          if (isUniqueViolation(err)) {
+            /* recorded by a parallel request meanwhile */
+          } else if (!(await findSession(this.db, session.id))) {
+            throw notFound(SESSION_GONE);
+          } else {
+            throw err;
+          }
+        }
+      }
+      if (!(await touchSession(this.db, session.id, now))) throw notFound(SESSION_GONE);
+      if (candidate) {
+        const c = candidate;
+        await this.withLock(`prefix:${session.id}`, async () => {
+          const state = this.prefix.get(session.id);
+          if (state && state.upTo === n - 1) {
+            state.hash = c;
+            state.upTo = n;
+          }
+        });
+      }
+      const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));
+      await this.advancePrefix(session, chunks).catch(() => this.prefix.delete(session.id));
+      return { chunkNumber: n, uploadedChunks: chunks };
+    });
+  }
+
+  /**
+   * Moves the running prefix hash over chunks that arrived early and are recorded, reading them
+   * back from the staging file (at most the few that overtook each other). Without a state
+   * (after a restart) nothing happens here: the merge rebuilds it from disk.
+   */
+  private async advancePrefix(session: UploadSessionRow, recorded: number[]): Promise<void> {
+    const have = new Set(recorded);
+    await this.withLock(`prefix:${session.id}`, async () => {
+      const state = this.prefix.get(session.id);
+      if (!state) return;
+      let last = state.upTo;
+      while (have.has(last + 1)) last += 1;
+      if (last === state.upTo) return;
+      const chunk = Number(session.chunk_size);
+      const end = Math.min(Number(session.size), last * chunk);
+      await this.staging.hashRange(session.id, state.upTo * chunk, end, state.hash);
+      state.upTo = last;
+    });
+  }
+
+  /** The MD5 of the whole staged file: the prefix hash, finished from disk where it stops short. */
+  private async wholeHash(session: UploadSessionRow): Promise<string> {
+    return this.withLock(`prefix:${session.id}`, async () => {
+      const state = this.prefix.get(session.id) ?? { hash: crypto.createHash('md5'), upTo: 0 };
+      this.prefix.delete(session.id);
+      const chunk = Number(session.chunk_size);
+      const size = Number(session.size);
+      const start = Math.min(size, state.upTo * chunk);
+      await this.staging.hashRange(session.id, start, size, state.hash);
+      state.upTo = Number(session.total_chunks);
+      this.prefix.set(session.id, state);
+      return state.hash.copy().digest('hex');
+    });
+  }
+
+  // ---- 3. instant upload ----------------------------------------------------------------
+
+  /**
+   * POST …/UploadRapid2: success when the acting user can already read a live file with that
+   * content (any version), or the organisation holds it where the admin allows that; for a
+   * share, only content below the share's root. The same answer, and about the same work, for
+   * "nobody holds it" and "someone the caller cannot see holds it".
+   */
+  async rapid(actor: Actor, body: RapidBody): Promise<{ success: boolean }> {
+    const fileHash = body.fileHash.trim().toLowerCase();
+    return this.withLock(`merge:${body.fileId}`, async () => {
+      const session = await this.ownSession(actor, body.fileId, true);
+      if (session.status === 'done') return { success: true };
+      if (!MD5_HEX.test(fileHash) || Number(session.size) === 0) return { success: false };
+      const { policy } = await this.folders.context(actor.user);
+      const organisation = !actor.share && (await this.settings.uploadPolicy()).rapidUploadOrganization;
+      const root = actor.share ? await findLiveItem(this.db, Number(actor.share.root_item_id)) : undefined;
+      if (actor.share && !root) return { success: false };
+      const candidates = await rapidCandidates(this.db, fileHash, Number(session.size), root?.id_path ?? null, root?.id ?? null);
+      const rights = await this.rights.load(actor.user, policy, organisation ? [] : candidates);
+      await rights.loadCaller();
+      const found = organisation ? candidates[0] : candidates.find((c) => rights.can(c, LEVEL.preview));
+      if (!found || found.blob_id === null) return { success: false };
+      const done = await this.finish(actor, session, { md5: fileHash, blobId: Number(found.blob_id) });
+      return { success: done !== null };
+    });
+  }
+
+  // ---- 4. merge -------------------------------------------------------------------------
+
+  /** POST …/UploadMerge2: checks everything, then makes the file (or its new version) visible at once. */
+  async merge(actor: Actor, body: MergeBody): Promise<Item> {
+    const fileHash = body.fileHash.trim().toLowerCase();
+    return this.withLock(`merge:${body.fileId}`, async () => {
+      const session = await this.ownSession(actor, body.fileId, true);
+      if (session.status === 'done') {
+        const item = session.result_item_id === null ? null : await this.itemFor(actor, Number(session.result_item_id));
+        if (!item) throw notFound(SESSION_GONE);
+        return item;
+      }
+      if (!MD5_HEX.test(fileHash)) throw badRequest('参数 fileHash 应为 32 位十六进制的 MD5');
+      const chunks = await listChunks(this.db, session.id);
+      const total = Number(session.total_chunks);
+      if (chunks.length < total) {
+        throw new AppError(409, 40902, `还有 ${total - chunks.length} 个分片未上传完成，请继续上传后再完成`);
+      }
+      const md5 = await this.wholeHash(session);
+      if (md5 !== fileHash) {
+        await this.discard(session.id);
+        throw hashMismatch('文件校验失败（MD5 不一致），文件未保存，请重新上传');
+      }
+      const item = await this.finish(actor, session, { md5, blobId: null });
+      if (!item) throw notFound(SESSION_GONE);
+      return item;
+    });
+  }
+
+  /**
+   * The end of an upload, from the staging file (`blobId` null) or from a blob the caller may
+   * use (rapid upload). In one transaction: the session is claimed, the missing folders are
+   * made, the content is taken (an existing blob, or the staging file linked into the blob
+   * store) and the file or its new master version becomes visible. A unique clash with a
+   * parallel upload (folder, name or blob) runs the transaction again. Returns null when the
+   * content vanished (rapid upload only).
+   */
+  private async finish(actor: Actor, session: UploadSessionRow, content: { md5: string; blobId: number | null }): Promise<Item | null> {
+    const { policy, env } = await this.folders.context(actor.user);
+    const size = Number(session.size);
+    let folder: ItemRow;
+    let rights: LoadedRights;
+    try {
+      ({ folder, rights } = await this.targetFolder(actor, String(session.folder_id), policy));
+      const place = await this.locate(this.db, folder, splitDir(session.relative_dir));
+      await rights.ensure([place.deepest]);
+      if (!rights.can(place.deepest, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
+      await this.checkQuota(this.db, folder, size);
+    } catch (err) {
+      // refused for good: nothing is kept
+      await this.discard(session.id);
+      throw err;
+    }
+
+    const quota = (await this.settings.uploadPolicy()).personalQuota;
+    for (let attempt = 0; ; attempt++) {
+      let created: string | null = null;
+      let vanished = false;
+      try {
+        const itemId = await this.db.transaction().execute(async (trx) => {
+          const now = Date.now();
+          if (!(await claimSession(trx, session.id, now))) throw notFound(SESSION_GONE);
+          const base = await findLiveItem(trx, folder.id);
+          if (!base) throw notFound(FOLDER_GONE);
+          await this.checkQuota(trx, base, size, quota);
+          // the folders of the path, made where missing
+          let parent: ItemRow = base;
+          for (const name of splitDir(session.relative_dir)) {
+            const holder = await liveNameOwner(trx, parent.id, itemNameKey(name));
+            if (holder && holder.type !== 'folder') throw conflict(`无法创建文件夹“${name}”：该位置已有同名的文件`);
+            if (holder) {
+              parent = holder;
+              continue;
+            }
+            const made = await insertItem(trx, {
+              parent,
+              spaceType: parent.space_type,
+              ownerId: this.ownerIn(parent, actor),
+              name,
+              type: 'folder',
+              extension: '',
+              size: 0,
+              now,
+            });
+            await touchItem(trx, parent.id, now);
+            parent = made;
+          }
+          await rights.ensure([parent], trx);
+          if (!rights.can(parent, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
+
+          // the content
+          let blobId: number | null = null;
+          if (content.blobId !== null) {
+            const blob = await trx.selectFrom('blobs').select(['id', 'md5', 'size']).where('id', '=', content.blobId).executeTakeFirst();
+            if (!blob || blob.md5 !== content.md5 || Number(blob.size) !== size) {
+              vanished = true;
+              throw new Error('blob vanished');
+            }
+            await acquireBlob(trx, blob.id);
+            blobId = blob.id;
+          } else {
+            const adopted = await this.blobs.adopt(trx, this.staging.pathOf(session.id), content.md5, size, now);
+            created = adopted.created;
+            blobId = adopted.blob?.id ?? null;
+          }
+          const version = { blobId, size, md5: blobId === null ? null : content.md5 };
+
+          // the name
+          let resultId: number;
+          const holder = await liveNameOwner(trx, parent.id, itemNameKey(session.file_name));
+          if (holder) await rights.ensure([holder], trx);
+          const editable = !!holder && rights.can(holder, LEVEL.edit);
+          if (holder && session.strategy === 0 && holder.type === 'file' && editable) {
+            await addMasterVersion(trx, holder.id, version, actor.user.id, now, true);
+            resultId = holder.id;
+          } else {
+            let name = session.file_name;
+            if (holder) {
+              if (session.strategy === 1 && holder.type !== 'folder' && editable) await markDeleted(trx, holder, actor.user.id, now);
+              else name = await freeName(trx, parent.id, name, 'file');
+            }
+            const row = await insertItem(trx, {
+              parent,
+              spaceType: parent.space_type,
+              ownerId: this.ownerIn(parent, actor),
+              name,
+              type: 'file',
+              extension: extensionOf(name),
+              size,
+              now,
+            });
+            await trx
+              .insertInto('file_versions')
+              .values({ item_id: row.id, version_no: 1, blob_id: blobId, size, md5: version.md5, is_master: 1, creator_id: actor.user.id, created_at: now })
+              .execute();
+            resultId = row.id;
+          }
+          await touchItem(trx, parent.id, now);
+          await trx.updateTable('upload_sessions').set({ result_item_id: resultId }).where('id', '=', session.id).execute();
+          await trx.deleteFrom('upload_chunks').where('session_id', '=', session.id).execute();
+          return resultId;
+        });
+        // committed: the staging file is no longer needed
+        this.prefix.delete(session.id);
+        await this.staging.remove(session.id);
+        return this.itemFor(actor, itemId, policy, env);
+      } catch (err) {
+        if (created) await this.blobs.remove([created]).catch(() => undefined);
+        if (vanished) return null;
+        if (isUniqueViolation(err) && attempt < 5) continue;
+        // refused for good (folder gone, right lost, a file in the way of a folder, quota): nothing is kept
+        if (err instanceof AppError && [403, 404, 409, 413].includes(err.statusCode) && err.message !== SESSION_GONE) await this.discard(session.id);
+        throw err;
+      }
+    }
+  }
+
+  /** The Item of a file as the acting user sees it (null when gone). */
+  private async itemFor(actor: Actor, id: number, policy?: FeaturePolicy, env?: Awaited<ReturnType<FoldersService['context']>>['env']): Promise<Item | null> {
+    if (!policy || !env) ({ policy, env } = await this.folders.context(actor.user));
+    const [row] = await findItemsWithOwner(this.db, [id]);
+    if (!row || row.deleted_at !== null) return null;
+    const rights = await this.rights.load(actor.user, policy, [row]);
+    return this.folders.toItem(row, actor.user, policy, env, rights);
+  }
+
+  // ---- expiry ---------------------------------------------------------------------------
+
+  /**
+   * Removes sessions idle for longer than the time-to-live (open or finished) with their staging
+   * files, and staging files that belong to no open session (left by a crash). Returns how many
+   * sessions went.
+   */
+  async sweep(now: number = Date.now()): Promise<number> {
+    const stale = await this.db
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('updated_at', '<', now - this.limits.sessionTtlMs)
+      .execute();
+    for (const s of stale) await this.discard(s.id);
+    const files = await this.staging.list();
+    for (let at = 0; at < files.length; at += 500) {
+      const slice = files.slice(at, at + 500);
+      const open = await this.db
+        .selectFrom('upload_sessions')
+        .select('id')
+        .where('id', 'in', slice)
+        .where('status', '=', 'open')
+        .execute();
+      const keep = new Set(open.map((o) => o.id));
+      for (const id of slice) {
+        if (!keep.has(id)) {
+          this.prefix.delete(id);
+          await this.staging.remove(id);
+        }
+      }
+    }
+    return stale.length;
+  }
+}
+
+function splitDir(dir: string): string[] {
+  return dir ? dir.split('/') : [];
+}
+
+function tooLong(n: number, expected: number): AppError {
+  return badRequest(`第 ${n} 个分片的内容超过声明的大小（${expected} 字节）`);
+}
+
+/** Reads a repeated chunk without writing it: its size and MD5 (too long: refused at once). */
+async function readOnly(source: Readable, limit: number): Promise<{ bytes: number; md5: string }> {
+  const md5 = crypto.createHash('md5');
+  let bytes = 0;
+  for await (const piece of source) {
+    const buf = piece as Buffer;
+    if (bytes + buf.length > limit) throw badRequest(`分片的内容超过声明的大小（${limit} 字节）`);
+    md5.update(buf);
+    bytes += buf.length;
+  }
+  return { bytes, md5: md5.digest('hex') };
+}
