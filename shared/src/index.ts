@@ -13,3 +13,4 @@ export { localStore, sessionStore, createStorage, setCookie, getCookie, removeCo
 export * from './routes';
 export { REMOTE_MENUS, remoteMeta } from './menus';
 export * from './upload';
+export * from './download';

@@ -1,10 +1,11 @@
 // The toolbar of 云文档's file list: what the selection allows, what the folder shown allows,
-// the search in the folder, 刷新, the sort order and the list or grid mode.
+// 上传, the search in the folder, 刷新, the sort order and the list or grid mode.
 import { Button, Dropdown, Input, Segmented, Typography } from 'antd';
 import { AppstoreOutlined, BarsOutlined, ReloadOutlined, SortAscendingOutlined } from '@ant-design/icons';
 import type { Item } from '@app/shared';
 import { allowedFolderActions, applies, ITEM_ACTIONS, type FolderActionKey, type ItemActionKey } from './itemActions';
 import type { ListMode, ListSort, SortField } from './listMode';
+import { canUploadInto, UploadButton } from '../upload';
 
 const SORT_LABELS: Record<SortField, string> = { name: '名称', size: '大小', updatedAt: '修改时间', manual: '手动排序' };
 
@@ -42,10 +43,11 @@ export function FolderToolbar(props: FolderToolbarProps) {
           })}
         </>
       ) : null}
+      {canUploadInto(folder) ? <UploadButton folder={folder} /> : null}
       {allowedFolderActions(folder)
         .filter((a) => a.key !== 'refresh')
         .map((a) => (
-          <Button key={a.key} type={a.key === 'createFolder' ? 'primary' : 'default'} icon={a.icon} onClick={() => onFolderAction(a.key)}>
+          <Button key={a.key} icon={a.icon} onClick={() => onFolderAction(a.key)}>
             {a.label}
           </Button>
         ))}

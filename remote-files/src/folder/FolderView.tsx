@@ -25,6 +25,8 @@ import { VersionsDrawer } from '../versions';
 import { PermissionsDialog } from '../permissions';
 import { FolderTreePane } from '../tree/FolderTree';
 import type { TreeRefresh } from '../tree/treeStore';
+import { useDropTarget, useUploadsSettled } from '../upload';
+import { useDownload } from '../download';
 
 export type Space = 'Personal' | 'Public';
 
@@ -155,6 +157,15 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
 
   const selected = rows.filter((r) => selectedKeys.includes(r.id));
   const folder = shown?.folder;
+  const download = useDownload();
+
+  // files dropped on the page go to the folder shown, while the user may upload into it
+  useDropTarget(folder);
+  // uploads that land here (or bring folders) show up once the queue drains
+  useUploadsSettled(folder?.id, (event) => {
+    reload();
+    if (event.withFolders) refreshTree(...event.folderIds);
+  });
 
   const confirmDelete = (items: Item[]) => {
     if (!items.length) return;
@@ -181,6 +192,9 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     switch (key) {
       case 'open':
         open(item);
+        break;
+      case 'download':
+        download(items);
         break;
       case 'rename':
         setPanel({ kind: 'rename', item });
@@ -264,7 +278,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       render: (value: string) => formatDateTime(value),
     },
     { key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 160, ellipsis: true },
-    { key: 'actions', title: '操作', width: 280, render: (_: unknown, item) => <RowActions item={item} onAction={runItemAction} /> },
+    { key: 'actions', title: '操作', width: 320, render: (_: unknown, item) => <RowActions item={item} onAction={runItemAction} /> },
   ];
 
   const onTableChange = (

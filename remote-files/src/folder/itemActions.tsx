@@ -6,6 +6,7 @@ import {
   CalculatorOutlined,
   CopyOutlined,
   DeleteOutlined,
+  DownloadOutlined,
   DragOutlined,
   EditOutlined,
   FileAddOutlined,
@@ -19,7 +20,7 @@ import {
 import type { Item, ItemType } from '@app/shared';
 import { can, type ItemRight } from '../actions/permissions';
 
-export type ItemActionKey = 'open' | 'rename' | 'copy' | 'move' | 'shortcut' | 'size' | 'versions' | 'permissions' | 'delete';
+export type ItemActionKey = 'open' | 'download' | 'rename' | 'copy' | 'move' | 'shortcut' | 'size' | 'versions' | 'permissions' | 'delete';
 
 export interface ItemAction {
   key: ItemActionKey;
@@ -44,6 +45,7 @@ const ALL: ItemType[] = ['folder', 'file', 'shortcut'];
 
 export const ITEM_ACTIONS: ItemAction[] = [
   { key: 'open', label: '打开', icon: <FolderOpenOutlined />, right: 'view', kinds: ['folder', 'shortcut'] },
+  { key: 'download', label: '下载', icon: <DownloadOutlined />, right: 'download', kinds: ['folder', 'file'], multi: true, inline: true, toolbar: true },
   { key: 'rename', label: '重命名', icon: <EditOutlined />, right: 'rename', kinds: ALL, inline: true, toolbar: true },
   { key: 'copy', label: '复制到', icon: <CopyOutlined />, right: 'copy', kinds: ALL, multi: true, inline: true, toolbar: true },
   { key: 'move', label: '移动到', icon: <DragOutlined />, right: 'move', kinds: ALL, multi: true, inline: true, toolbar: true },

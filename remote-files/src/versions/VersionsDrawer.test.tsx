@@ -150,7 +150,27 @@ describe('历史版本', () => {
     renderDrawer({ ...file, permissions: ['view', 'download', 'copy'] });
     await screen.findByText('V3');
     expect(versionRows()).toHaveLength(3);
+    // 下载 only
+    expect(screen.getAllByRole('button', { name: /^下载版本 V\d$/ })).toHaveLength(3);
+    expect(screen.queryByRole('button', { name: '设为主版本' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '回滚到此版本' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /删\s*除/ })).not.toBeInTheDocument();
+  });
+
+  it('shows no 操作 column to a user who may only preview', async () => {
+    renderDrawer({ ...file, permissions: ['view'] });
+    await screen.findByText('V3');
     expect(screen.queryByRole('columnheader', { name: '操作' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /下载/ })).not.toBeInTheDocument();
+  });
+
+  it('downloads a version straight from the server with its versionId', async () => {
+    renderDrawer({ ...file, permissions: ['view', 'download'] });
+    await screen.findByText('V3');
+    fireEvent.click(screen.getByRole('button', { name: '下载版本 V2' }));
+    const frame = document.querySelector('iframe[data-download-frame]') as HTMLIFrameElement;
+    expect(frame.getAttribute('src')).toBe('/api/User/FileTransfer/Download/12?versionId=v2');
+    frame.remove();
     expect(screen.queryByRole('button', { name: '设为主版本' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '回滚到此版本' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /删\s*除/ })).not.toBeInTheDocument();

@@ -1,11 +1,12 @@
 // 历史版本 of a file in 云文档: every version, newest first, with its size, creator and time;
 // the master version (the file's content) is tagged. With the `version` right the user may
 // make another version the master, roll back to a version (which adds a new master with its
-// content) or delete a version that is not the master.
+// content) or delete a version that is not the master. With the `download` right any version
+// may be downloaded.
 import { useEffect, useRef, useState } from 'react';
 import { App as AntApp, Button, Drawer, Space, Table, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
-import { api, formatBytes, formatDateTime, Messages, notify, type FileVersion, type Item } from '@app/shared';
+import { api, downloadFile, formatBytes, formatDateTime, Messages, notify, type FileVersion, type Item } from '@app/shared';
 import { LoadError, SectionEmpty } from '@app/shared/ui';
 
 export interface VersionsDrawerProps {
@@ -21,6 +22,7 @@ export const VERSION_TEXTS = {
   rollback: '回滚到此版本',
   delete: '删除',
   master: '主版本',
+  download: '下载',
   rollbackConfirm: (n: number) => `确定将文件回滚到版本 V${n} 吗？回滚会生成一个新的主版本。`,
   deleteConfirm: (n: number) => `确定删除版本 V${n} 吗？删除后无法恢复。`,
 } as const;
@@ -47,6 +49,7 @@ export function VersionsDrawer({ item, onClose, onChanged }: VersionsDrawerProps
   const [busyId, setBusyId] = useState<string | null>(null);
   const fileId = item?.id;
   const editable = (shown?.permissions ?? []).includes('version');
+  const downloadable = (shown?.permissions ?? []).includes('download');
 
   useEffect(() => {
     if (!fileId) return;
@@ -121,26 +124,31 @@ export function VersionsDrawer({ item, onClose, onChanged }: VersionsDrawerProps
     { key: 'creator', dataIndex: 'creatorName', title: '创建者', ellipsis: true },
     { key: 'createdAt', dataIndex: 'createdAt', title: '时间', width: 150, render: (v: string) => formatDateTime(v) },
   ];
-  if (editable) {
+  if (editable || downloadable) {
     columns.push({
       key: 'actions',
       title: '操作',
-      width: 220,
+      width: downloadable && editable ? 270 : 220,
       render: (_: unknown, v) => {
         const disabled = busyId !== null;
         return (
           <Space size={0} wrap>
-            {!v.isMaster ? (
+            {downloadable ? (
+              <Button type="link" size="small" aria-label={`下载版本 V${v.version}`} onClick={() => downloadFile(v.fileId, { versionId: v.id })}>
+                {VERSION_TEXTS.download}
+              </Button>
+            ) : null}
+            {editable && !v.isMaster ? (
               <Button type="link" size="small" disabled={disabled} loading={busyId === v.id} onClick={() => setMaster(v)}>
                 {VERSION_TEXTS.setMaster}
               </Button>
             ) : null}
-            {!v.isMaster ? (
+            {editable && !v.isMaster ? (
               <Button type="link" size="small" disabled={disabled} onClick={() => rollback(v)}>
                 {VERSION_TEXTS.rollback}
               </Button>
             ) : null}
-            {!v.isMaster ? (
+            {editable && !v.isMaster ? (
               <Button type="link" size="small" danger disabled={disabled} onClick={() => remove(v)}>
                 {VERSION_TEXTS.delete}
               </Button>

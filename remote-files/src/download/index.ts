@@ -1,0 +1,1 @@
+export { useDownload, DOWNLOAD_TEXTS, DOWNLOAD_NOTICE_KEY } from './useDownload';

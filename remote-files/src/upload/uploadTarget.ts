@@ -1,0 +1,46 @@
+// Where files picked or dropped on 云文档's folder page go: the folder shown, while the user may
+// upload into it. The page also follows the upload queue: when files land in the folder shown
+// (or folders were uploaded anywhere) it reloads the list, and the tree for folders.
+import { useEffect, useRef } from 'react';
+import { uploads, type Item, type UploadPath, type UploadsSettledEvent } from '@app/shared';
+import { can } from '../actions/permissions';
+
+/** The upload target for a folder of a space (type: 1 enterprise, 2 personal). */
+export function uploadPathOf(folder: Item): UploadPath {
+  return { wjFileId: folder.id, type: folder.spaceType, namePath: folder.namePath, idPath: folder.idPath };
+}
+
+/** Whether files may be uploaded into the folder shown. */
+export const canUploadInto = (folder: Item | undefined): folder is Item => !!folder && folder.type === 'folder' && can(folder, 'upload');
+
+/**
+ * Makes the folder shown the target of files dropped anywhere on the page while the user may
+ * upload into it; none otherwise, and none once the page is left.
+ */
+export function useDropTarget(folder: Item | undefined): void {
+  const target = canUploadInto(folder) ? folder : undefined;
+  const id = target?.id;
+  const latest = useRef(target);
+  latest.current = target;
+  useEffect(() => {
+    uploads.setDropTarget(latest.current ? uploadPathOf(latest.current) : null);
+    return () => uploads.setDropTarget(null);
+  }, [id]);
+}
+
+/**
+ * Calls `onSettled` when the upload queue drains with files in the folder shown, or with
+ * uploaded folders (the tree may have changed anywhere).
+ */
+export function useUploadsSettled(folderId: string | undefined, onSettled: (event: UploadsSettledEvent) => void): void {
+  const latest = useRef({ folderId, onSettled });
+  latest.current = { folderId, onSettled };
+  useEffect(
+    () =>
+      uploads.onSettled((event) => {
+        const { folderId: shown, onSettled: run } = latest.current;
+        if (event.withFolders || (shown !== undefined && event.folderIds.includes(shown))) run(event);
+      }),
+    [],
+  );
+}

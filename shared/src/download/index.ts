@@ -1,0 +1,11 @@
+export { apiUrl, downloadApi, type DownloadTask, type DownloadTaskStatus } from './api';
+export {
+  compressAndDownload,
+  downloadByFrame,
+  downloadFile,
+  isCompressing,
+  resetDownloadState,
+  DOWNLOAD_FRAME_ATTR,
+  type CompressionOptions,
+  type CompressionOutcome,
+} from './runner';
