@@ -185,6 +185,8 @@ export async function startServer(o = {}) {
     url,
     port,
     dataDir,
+    /** the server process, for memory readings */
+    pid: proc.child.pid,
     adminUser: ADMIN_USER,
     adminPassword: ADMIN_PASSWORD,
     output: proc.output,

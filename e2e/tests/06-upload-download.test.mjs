@@ -1,0 +1,229 @@
+// Upload and download in the browser against the real server: a folder with nested files
+// picked through 上传文件夹 reaches 全部上传成功 and comes back byte-exact, one file directly
+// and the folder as a zip; files dropped on the page go through the drag mask; a conflict
+// answered with 重命名; an instant upload of content already held; pause and continue.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import { apiOk, createFolder, createUser, login, missingBuilds, personalRoot, ROOT, signInThroughPage, startServer, waitForPath, withBrowser } from '../harness.mjs';
+
+const yauzl = createRequire(path.join(ROOT, 'server', 'package.json'))('yauzl');
+const T = { timeout: 300_000 };
+const notBuilt = missingBuilds();
+const OK_BUTTON = /^确\s*定$/;
+
+const md5 = (buf) => crypto.createHash('md5').update(buf).digest('hex');
+
+async function itemsOf(server, token, folderId) {
+  return (await apiOk(server, 'GET', `/api/User/Folders/${folderId}/Items?pageSize=1000`, { token })).items.data;
+}
+
+/** Every entry of a zip file: name → content (directories end with /, content null). */
+function readZip(file) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err) return reject(err);
+      const entries = new Map();
+      zip.on('entry', (entry) => {
+        if (entry.fileName.endsWith('/')) {
+          entries.set(entry.fileName, null);
+          zip.readEntry();
+          return;
+        }
+        zip.openReadStream(entry, (e, stream) => {
+          if (e) return reject(e);
+          const parts = [];
+          stream.on('data', (d) => parts.push(d));
+          stream.on('end', () => {
+            entries.set(entry.fileName, Buffer.concat(parts));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/** The row of the file list (not the folder tree) that shows `name`. */
+const listRow = (page, name) => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) }).first();
+const panel = (page) => page.getByTestId('upload-panel');
+
+async function waitAllUploaded(page) {
+  await panel(page).getByTestId('upload-panel-status').getByText('全部上传成功').waitFor({ timeout: 120_000 });
+}
+
+/** Uploads requests seen on the page, by call name. */
+function watchCalls(page) {
+  const names = [];
+  const on = (r) => {
+    const m = /FileTransfer\/(CheckAndCreateFileInfo|UploadRapid2|UploadChunk2|UploadMerge2)/.exec(r.url());
+    if (m) names.push(m[1]);
+  };
+  page.on('request', on);
+  return { names, stop: () => page.off('request', on) };
+}
+
+describe('upload and download', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  let admin;
+  let work;
+
+  before(async () => {
+    if (notBuilt) throw new Error(notBuilt);
+    server = await startServer();
+    admin = await login(server);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-e2e-upload-'));
+  });
+  after(async () => {
+    await server?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  test('a picked folder with nested files uploads, then downloads byte-exact as a file and as a zip; dropped files go through the mask', T, async (t) => {
+    const alice = await createUser(server, admin.token);
+    const session = await login(server, alice.userName, alice.password);
+    const root = await personalRoot(server, session.token);
+    const target = await createFolder(server, session.token, root.id, '收件箱');
+
+    // 项目资料/说明.txt, 项目资料/图纸/总图.bin (6 MB: more than one chunk), 项目资料/图纸/细部/节点.txt
+    const local = path.join(work, '项目资料');
+    const files = {
+      '说明.txt': Buffer.from('项目说明：第一期。\n'.repeat(100)),
+      '图纸/总图.bin': crypto.randomBytes(6 * 1024 * 1024 + 123),
+      '图纸/细部/节点.txt': Buffer.from('节点详图\n'),
+    };
+    for (const [rel, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(local, rel)), { recursive: true });
+      fs.writeFileSync(path.join(local, rel), content);
+    }
+
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, alice.userName, alice.password);
+      await waitForPath(page, '/file/personal');
+      await page.goto(`${server.url}/file/personal/${target.idPath}`);
+      await page.getByRole('button', { name: /上传/ }).first().waitFor();
+
+      await page.locator('input[data-upload-input="folder"]').setInputFiles(local);
+      await waitAllUploaded(page);
+      // the list refreshes by itself
+      await listRow(page, '项目资料').waitFor();
+
+      const [folder] = (await itemsOf(server, session.token, target.id)).filter((i) => i.name === '项目资料');
+      assert.ok(folder, 'the picked folder was made on the server');
+      const top = await itemsOf(server, session.token, folder.id);
+      assert.deepEqual(top.map((i) => i.name).sort(), ['图纸', '说明.txt']);
+      const drawings = await itemsOf(server, session.token, top.find((i) => i.name === '图纸').id);
+      assert.deepEqual(drawings.map((i) => i.name).sort(), ['总图.bin', '细部']);
+
+      // one file, straight from its row: the browser's own download, byte-exact
+      await page.goto(`${server.url}/file/personal/${drawings.find((i) => i.name === '总图.bin').idPath.split('/').slice(0, -1).join('/')}`);
+      await listRow(page, '总图.bin').waitFor();
+      const single = page.waitForEvent('download');
+      await page.getByLabel('下载 总图.bin', { exact: true }).click();
+      const singleFile = path.join(work, 'single.bin');
+      await (await single).saveAs(singleFile);
+      assert.equal(md5(fs.readFileSync(singleFile)), md5(files['图纸/总图.bin']), 'the single download is byte-exact');
+
+      // the whole folder: a zip built on the server, with a progress notification
+      await page.goto(`${server.url}/file/personal/${target.idPath}`);
+      await listRow(page, '项目资料').waitFor();
+      const zipped = page.waitForEvent('download', { timeout: 60_000 });
+      await page.getByLabel('下载 项目资料', { exact: true }).click();
+      await page.getByText(/正在压缩文件|压缩完成，开始下载/).first().waitFor();
+      const zipFile = path.join(work, 'folder.zip');
+      await (await zipped).saveAs(zipFile);
+      const entries = await readZip(zipFile);
+      for (const [rel, content] of Object.entries(files)) {
+        const entry = entries.get(`项目资料/${rel}`);
+        assert.ok(entry, `the zip holds 项目资料/${rel}: ${[...entries.keys()]}`);
+        assert.equal(md5(entry), md5(content), `项目资料/${rel} is byte-exact`);
+      }
+
+      // files dropped on the page: the mask shows, and the files land in the shown folder
+      const dataTransfer = await page.evaluateHandle(() => {
+        const dt = new DataTransfer();
+        dt.items.add(new File(['拖进来的内容'], '拖放文件.txt', { type: 'text/plain' }));
+        return dt;
+      });
+      await page.dispatchEvent('body', 'dragenter', { dataTransfer });
+      await page.getByTestId('upload-drag-mask').waitFor();
+      await page.getByTestId('upload-drag-mask').getByText('松开鼠标，将文件或文件夹上传到当前文件夹').waitFor();
+      await page.dispatchEvent('[data-testid=upload-drag-mask]', 'drop', { dataTransfer });
+      await listRow(page, '拖放文件.txt').waitFor({ timeout: 30_000 });
+      assert.ok((await itemsOf(server, session.token, target.id)).some((i) => i.name === '拖放文件.txt' && i.size === Buffer.byteLength('拖进来的内容')));
+    }, { server });
+  });
+
+  test('a same-named upload answered with 重命名; content already held finishes at once; pause and continue', T, async (t) => {
+    const bob = await createUser(server, admin.token);
+    const session = await login(server, bob.userName, bob.password);
+    const root = await personalRoot(server, session.token);
+    const inbox = await createFolder(server, session.token, root.id, '周报');
+    const other = await createFolder(server, session.token, root.id, '备份');
+
+    const report = path.join(work, '周报.txt');
+    fs.writeFileSync(report, '第一版周报\n');
+    const big = path.join(work, '大文件.bin');
+    const bigContent = crypto.randomBytes(200 * 1024 * 1024);
+    fs.writeFileSync(big, bigContent);
+
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, bob.userName, bob.password);
+      await waitForPath(page, '/file/personal');
+      await page.goto(`${server.url}/file/personal/${inbox.idPath}`);
+      const files = page.locator('input[data-upload-input="files"]');
+      await page.getByRole('button', { name: /上传/ }).first().waitFor();
+
+      await files.setInputFiles(report);
+      await waitAllUploaded(page);
+      await listRow(page, '周报.txt').waitFor();
+
+      // the same name again: the conflict dialog, answered with 重命名
+      fs.writeFileSync(report, '第二版周报\n');
+      await files.setInputFiles(report);
+      const dialog = page.getByRole('dialog').filter({ hasText: '文件名重复' });
+      await dialog.waitFor();
+      await dialog.getByText('重命名', { exact: true }).click();
+      await dialog.getByRole('button', { name: OK_BUTTON }).click();
+      await waitAllUploaded(page);
+      await listRow(page, '周报（1）.txt').waitFor();
+      const names = (await itemsOf(server, session.token, inbox.id)).map((i) => i.name).sort();
+      assert.deepEqual(names, ['周报.txt', '周报（1）.txt']);
+
+      // pause while the large file is being sent, then continue
+      await files.setInputFiles(big);
+      await panel(page).locator('[data-testid=upload-row][data-status=uploading]').first().waitFor({ timeout: 60_000 });
+      await page.getByTestId('upload-pause-all').click();
+      await panel(page).getByTestId('upload-panel-status').getByText('全部暂停').waitFor();
+      const pausedItems = (await itemsOf(server, session.token, inbox.id)).map((i) => i.name);
+      assert.ok(!pausedItems.includes('大文件.bin'), 'nothing visible before the merge');
+      await page.getByTestId('upload-continue-all').click();
+      await waitAllUploaded(page);
+      const stored = (await itemsOf(server, session.token, inbox.id)).find((i) => i.name === '大文件.bin');
+      assert.equal(stored?.size, bigContent.length);
+
+      // the same content into another folder: no chunk is sent
+      await page.goto(`${server.url}/file/personal/${other.idPath}`);
+      await page.getByRole('button', { name: /上传/ }).first().waitFor();
+      const calls = watchCalls(page);
+      await page.locator('input[data-upload-input="files"]').setInputFiles(big);
+      await waitAllUploaded(page);
+      calls.stop();
+      assert.ok(calls.names.includes('UploadRapid2'), `calls: ${calls.names}`);
+      assert.ok(!calls.names.includes('UploadChunk2'), `an instant upload sends no chunk: ${calls.names}`);
+      await panel(page).getByText('秒传成功').first().waitFor();
+      const copy = (await itemsOf(server, session.token, other.id)).find((i) => i.name === '大文件.bin');
+      assert.equal(copy?.size, bigContent.length);
+      const res = await fetch(`${server.url}/api/User/FileTransfer/Download/${copy.id}`, { headers: { Authorization: `Bearer ${session.token}` } });
+      assert.equal(md5(Buffer.from(await res.arrayBuffer())), md5(bigContent), 'the instant copy is byte-exact');
+    }, { server });
+  });
+});

@@ -1,0 +1,61 @@
+// The upload protocol of 云文档 (api-contract "Upload") spoken from Node, for tests and
+// benchmarks that need files on the server without a page: options, create, rapid, chunks
+// (3 in flight, read from disk slice by slice) and merge. The page's own engine lives in the shell.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { apiOk } from './harness.mjs';
+
+const BASE = '/api/User/FileTransfer';
+
+/** Hex MD5 of a file, streamed. */
+export async function md5File(file) {
+  const hash = crypto.createHash('md5');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 << 20 })) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/**
+ * Uploads `file` into `folderId` and returns the merged Item, or `{ rapid: true, item }` when
+ * the server already held the content. `fileHash` may be passed when known.
+ */
+export async function uploadFile(server, token, folderId, file, { fileName = path.basename(file), relativePath = fileName, fileHash, inFlight = 3 } = {}) {
+  const options = await apiOk(server, 'GET', `${BASE}/FileUploadOptions`, { token });
+  const size = fs.statSync(file).size;
+  const created = await apiOk(server, 'POST', `${BASE}/CheckAndCreateFileInfo`, {
+    token,
+    body: { folderId, fileName, size, type: null, strategy: null, relativePath, taskId: crypto.randomUUID(), shareId: null },
+  });
+  if (created.conflictType !== 0) throw new Error(`${fileName}: a same-named item exists`);
+  const fileId = created.fileInfo.fileId;
+  const hash = fileHash ?? (await md5File(file));
+  const rapid = await apiOk(server, 'POST', `${BASE}/UploadRapid2`, { token, body: { fileId, fileHash: hash } });
+  if (rapid.success) return { rapid: true, item: rapid.item ?? null, fileId };
+
+  const chunkSize = Number(options.chunkSize);
+  const total = Math.max(1, Math.ceil(size / chunkSize));
+  const blob = await fs.openAsBlob(file);
+  let next = 1;
+  const worker = async () => {
+    while (next <= total) {
+      const n = next++;
+      const part = blob.slice((n - 1) * chunkSize, Math.min(size, n * chunkSize));
+      const bytes = Buffer.from(await part.arrayBuffer());
+      const chunkHash = crypto.createHash('md5').update(bytes).digest('hex');
+      const form = new FormData();
+      const fields = {
+        chunkNumber: n, totalChunks: total, chunkSize, currentChunkSize: bytes.length, totalSize: size,
+        identifier: fileId, filename: fileName, relativePath,
+      };
+      for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
+      form.append('file', new Blob([bytes]), fileName);
+      const q = new URLSearchParams({ fileId, ChunkHash: chunkHash, RelativePath: relativePath });
+      const res = await fetch(`${server.url}${BASE}/UploadChunk2?${q}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      const body = await res.json().catch(() => null);
+      if (res.status !== 200 || body?.code !== 200) throw new Error(`chunk ${n} of ${fileName}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
+  const item = await apiOk(server, 'POST', `${BASE}/UploadMerge2`, { token, body: { fileId, relativePath, fileHash: hash } });
+  return { rapid: false, item, fileId };
+}
