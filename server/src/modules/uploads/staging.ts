@@ -15,6 +15,8 @@ export interface WrittenChunk {
 }
 
 const SUFFIX = '.part';
+/** Bytes gathered before one write into the staging file. */
+const WRITE_BATCH = 1024 * 1024;
 
 export class Staging {
   /** `dir` is `$DATA_DIR/uploads`. */
@@ -41,19 +43,35 @@ export class Staging {
     const fh = await fs.promises.open(this.pathOf(sessionId), fs.constants.O_RDWR | fs.constants.O_CREAT);
     const md5 = crypto.createHash('md5');
     let bytes = 0;
+    // the multipart parser hands over pieces of about 64 KB: they are gathered into writes of
+    // up to WRITE_BATCH bytes (a bounded buffer per chunk in flight, never the whole chunk)
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    let written = 0;
+    const flush = async () => {
+      if (!batchBytes) return;
+      const buf = batch.length === 1 ? batch[0] : Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      let done = 0;
+      while (done < buf.length) {
+        const { bytesWritten } = await fh.write(buf, done, buf.length - done, offset + written + done);
+        done += bytesWritten;
+      }
+      written += buf.length;
+    };
     try {
       for await (const piece of source) {
         const buf = piece as Buffer;
         if (bytes + buf.length > limit) throw new ChunkTooLong();
-        let done = 0;
-        while (done < buf.length) {
-          const { bytesWritten } = await fh.write(buf, done, buf.length - done, offset + bytes + done);
-          done += bytesWritten;
-        }
         md5.update(buf);
         alsoHash?.update(buf);
         bytes += buf.length;
+        batch.push(buf);
+        batchBytes += buf.length;
+        if (batchBytes >= WRITE_BATCH) await flush();
       }
+      await flush();
       await fh.sync();
     } finally {
       await fh.close();
@@ -61,20 +79,17 @@ export class Staging {
     return { bytes, md5: md5.digest('hex') };
   }
 
-  /** Feeds bytes [start, end) of the staging file into `hash` (and the MD5 of that range, returned). */
-  async hashRange(sessionId: string, start: number, end: number, hash: crypto.Hash): Promise<string> {
-    const own = crypto.createHash('md5');
-    if (end <= start) return own.digest('hex');
+  /** Feeds bytes [start, end) of the staging file into `hash`. */
+  async hashRange(sessionId: string, start: number, end: number, hash: crypto.Hash): Promise<void> {
+    if (end <= start) return;
     const stream = fs.createReadStream(this.pathOf(sessionId), { start, end: end - 1, highWaterMark: 1024 * 1024 });
     let bytes = 0;
     for await (const piece of stream) {
       const buf = piece as Buffer;
       hash.update(buf);
-      own.update(buf);
       bytes += buf.length;
     }
     if (bytes !== end - start) throw new Error('staging file shorter than recorded');
-    return own.digest('hex');
   }
 
   async size(sessionId: string): Promise<number | null> {
