@@ -40,7 +40,7 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 describe('个人文件', () => {
-  it('shows the items of the root folder with name, size, date and owner', async () => {
+  it('shows the items of the root folder with name, size and date (no owner column in the personal space)', async () => {
     getItems.mockResolvedValue(page(personalRoot, [docsFolder, report]));
     renderFiles('/file/personal');
 
@@ -55,9 +55,27 @@ describe('个人文件', () => {
     expect(within(folderRow).getByText('2026-02-14 18:05')).toBeInTheDocument();
     expect(within(fileRow).getByText('1.5 KB')).toBeInTheDocument();
     expect(within(fileRow).getByText('2026-03-01 09:30')).toBeInTheDocument();
-    expect(within(fileRow).getByText('李四')).toBeInTheDocument();
+    expect(within(fileRow).queryByText('李四')).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: '所有者' })).toBeNull();
     expect(fileRow.querySelector('[data-file-type="document"]')).not.toBeNull();
     expect(folderRow.querySelector('[data-file-type="folder"]')).not.toBeNull();
+  });
+
+  it('shows who owns each item in the enterprise space', async () => {
+    getItems.mockResolvedValue(page(publicRoot, [item({ id: '21', name: '制度汇编.pdf', extension: 'pdf', idPath: '1/20/21', spaceType: 1, ownerName: '王五' })]));
+    renderFiles('/file/public');
+    const name = await screen.findByText('制度汇编.pdf');
+    expect(screen.getByRole('columnheader', { name: '所有者' })).toBeInTheDocument();
+    expect(within(name.closest('tr') as HTMLElement).getByText('王五')).toBeInTheDocument();
+  });
+
+  it('draws a full page of 100 rows: the first screen at once, the rest right after', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => item({ id: `g${i}`, name: `文件${String(i).padStart(3, '0')}.txt`, extension: 'txt', size: 10 }));
+    getItems.mockResolvedValue(page(personalRoot, many, 100));
+    renderFiles('/file/personal');
+    await screen.findByText('文件000.txt');
+    expect(await screen.findByText('文件099.txt')).toBeInTheDocument();
+    expect(rows()).toHaveLength(100);
   });
 
   it('opens a folder: loads its items, puts its id path in the URL and updates the breadcrumb', async () => {
@@ -115,10 +133,10 @@ describe('个人文件', () => {
     renderFiles('/file/personal');
     await screen.findByText('季度报告.docx');
 
-    fireEvent.click(screen.getByText('大小'));
+    fireEvent.click(screen.getByRole('columnheader', { name: /大小/ }));
     await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, sortField: 'size', sortOrder: 'asc' }));
 
-    fireEvent.click(screen.getByText('大小'));
+    fireEvent.click(screen.getByRole('columnheader', { name: /大小/ }));
     await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, sortField: 'size', sortOrder: 'desc' }));
   });
 

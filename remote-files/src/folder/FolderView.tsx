@@ -5,9 +5,10 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, formatBytes, formatDateTime, jumpToFile, LIST_MAX_RENDERED_ITEMS, Messages, notify, useRoles } from '@app/shared';
 import type { FolderItems, Item, ItemsQuery } from '@app/shared';
-import { LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
+import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { crumbsOf, routeSegments } from './paths';
 import { FileGrid } from './FileGrid';
+import { useFirstScreenFirst } from './firstScreen';
 import { readListMode, readListSort, saveListMode, saveListSort, type ListMode, type ListSort, type SortField } from './listMode';
 import type { FolderActionKey, ItemActionKey } from './itemActions';
 import { FolderToolbar } from './FolderToolbar';
@@ -29,6 +30,9 @@ import { useDropTarget, useUploadsSettled } from '../upload';
 import { useDownload } from '../download';
 
 export type Space = 'Personal' | 'Public';
+
+/** The list's least width: the fixed columns plus room for the name (a narrower window scrolls it sideways). */
+const TABLE_MIN_WIDTH = 800;
 
 /** One page of a folder: the spec's client renders at most 100 rows at a time here. */
 export const PAGE_SIZE = 100;
@@ -128,6 +132,8 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   const shown = state.key === folderKey ? state.data : undefined;
   // the list never renders more than the spec's limit of rows
   const rows = (shown?.items.data ?? []).slice(0, LIST_MAX_RENDERED_ITEMS);
+  // the first screen's rows first, the rest of the page right after they are painted
+  const drawn = useFirstScreenFirst(rows, shown);
   const pathTo = (segs: string[]) => (segs.length ? `${basePath}/${segs.join('/')}` : basePath);
 
   const filterBy = (text: string) => {
@@ -140,6 +146,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     select: (id) => setSelectedKeys([id]),
     filterBy,
     container: listRef,
+    drawn: drawn.length,
   });
 
   /** Folders open in the list; a shortcut opens its target (a file: selected in its folder). */
@@ -158,6 +165,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
   const selected = rows.filter((r) => selectedKeys.includes(r.id));
   const folder = shown?.folder;
   const download = useDownload();
+  useRowLinkStyle();
 
   // files dropped on the page go to the folder shown, while the user may upload into it
   useDropTarget(folder);
@@ -255,7 +263,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       render: (_: unknown, item) => (
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
           <ItemIcon item={item} size={24} />
-          {opensIn(item) ? <Typography.Link onClick={() => open(item)}>{item.name}</Typography.Link> : <span>{item.name}</span>}
+          {opensIn(item) ? <RowLink onClick={() => open(item)}>{item.name}</RowLink> : <span>{item.name}</span>}
         </span>
       ),
     },
@@ -263,7 +271,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       key: 'size',
       dataIndex: 'size',
       title: '大小',
-      width: 120,
+      width: 110,
       sorter: true,
       sortOrder: sortOrderOf('size'),
       render: (_: unknown, item) => (item.type === 'file' ? formatBytes(item.size) : '-'),
@@ -272,13 +280,14 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       key: 'updatedAt',
       dataIndex: 'updatedAt',
       title: '修改时间',
-      width: 180,
+      width: 170,
       sorter: true,
       sortOrder: sortOrderOf('updatedAt'),
       render: (value: string) => formatDateTime(value),
     },
-    { key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 160, ellipsis: true },
-    { key: 'actions', title: '操作', width: 320, render: (_: unknown, item) => <RowActions item={item} onAction={runItemAction} /> },
+    // in the personal space every item is the user's own: no 所有者 column
+    ...(space === 'Public' ? [{ key: 'ownerName', dataIndex: 'ownerName', title: '所有者', width: 120, ellipsis: true }] : []),
+    { key: 'actions', title: '操作', width: 240, render: (_: unknown, item) => <RowActions item={item} onAction={runItemAction} /> },
   ];
 
   const onTableChange = (
@@ -375,7 +384,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
             >
               {mode === 'grid' ? (
                 <FileGrid
-                  items={rows}
+                  items={drawn}
                   loading={state.status === 'loading'}
                   selectedKeys={selectedKeys}
                   onSelect={setSelectedKeys}
@@ -397,9 +406,11 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
                     getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
                   }}
                   onRow={itemProps}
+                  // the name keeps a readable width: a narrow window scrolls the table sideways
+                  scroll={{ x: TABLE_MIN_WIDTH }}
                   size="middle"
                   columns={columns}
-                  dataSource={rows}
+                  dataSource={drawn}
                   loading={state.status === 'loading'}
                   onChange={onTableChange}
                   locale={{

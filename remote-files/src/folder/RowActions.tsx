@@ -1,28 +1,49 @@
 // The 操作 column of 云文档's file list: the frequent actions as links, the others under 更多.
-import { Dropdown, Space, Typography } from 'antd';
+// A page shows up to 100 rows, so a row stays light: plain links (RowLink, styled once per
+// page by useRowLinkStyle) and a 更多 menu that is only made when it is opened.
+import { useState } from 'react';
+import { Dropdown } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import type { Item } from '@app/shared';
+import { RowLink } from '@app/shared/ui';
 import { allowedActions, menuItems, type ItemActionKey } from './itemActions';
 
 export function RowActions({ item, onAction }: { item: Item; onAction: (key: ItemActionKey, items: Item[]) => void }) {
+  const [moreOpen, setMoreOpen] = useState(false);
   // the name opens the item: no 打开 here
   const allowed = allowedActions([item]).filter((a) => a.key !== 'open');
   const inline = allowed.filter((a) => a.inline);
   const more = allowed.filter((a) => !a.inline);
+  const moreLink = (
+    <RowLink aria-label={`更多操作 ${item.name}`} onClick={() => setMoreOpen(true)}>
+      更多 <DownOutlined style={{ fontSize: 10 }} />
+    </RowLink>
+  );
   return (
-    <Space size={12} wrap>
+    <span style={{ display: 'inline-flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 12, rowGap: 4 }}>
       {inline.map((a) => (
-        <Typography.Link key={a.key} onClick={() => onAction(a.key, [item])} aria-label={`${a.label} ${item.name}`}>
+        <RowLink key={a.key} onClick={() => onAction(a.key, [item])} aria-label={`${a.label} ${item.name}`}>
           {a.label}
-        </Typography.Link>
+        </RowLink>
       ))}
-      {more.length ? (
-        <Dropdown trigger={['click']} menu={{ items: menuItems(more), onClick: ({ key }) => onAction(key as ItemActionKey, [item]) }}>
-          <Typography.Link aria-label={`更多操作 ${item.name}`}>
-            更多 <DownOutlined style={{ fontSize: 10 }} />
-          </Typography.Link>
+      {more.length === 0 ? null : moreOpen ? (
+        <Dropdown
+          open
+          trigger={['click']}
+          onOpenChange={(open) => setMoreOpen(open)}
+          menu={{
+            items: menuItems(more),
+            onClick: ({ key }) => {
+              setMoreOpen(false);
+              onAction(key as ItemActionKey, [item]);
+            },
+          }}
+        >
+          {moreLink}
         </Dropdown>
-      ) : null}
-    </Space>
+      ) : (
+        moreLink
+      )}
+    </span>
   );
 }

@@ -16,10 +16,12 @@ export interface FocusOptions {
   filterBy: (name: string) => void;
   /** the element holding the rows (table rows carry data-row-key, tiles data-item-id) */
   container: RefObject<HTMLElement | null>;
+  /** rows drawn so far (the rest of a page is drawn after the first screen) */
+  drawn?: number;
 }
 
 /** Returns the id of the item to highlight. */
-export function useFocusItem({ folderKey, rows, select, filterBy, container }: FocusOptions): string | null {
+export function useFocusItem({ folderKey, rows, select, filterBy, container, drawn }: FocusOptions): string | null {
   const [params] = useSearchParams();
   const { key: locationKey } = useLocation();
   const focusId = params.get(FOCUS_PARAM);
@@ -63,7 +65,7 @@ export function useFocusItem({ folderKey, rows, select, filterBy, container }: F
       (e) => (e.getAttribute('data-row-key') ?? e.getAttribute('data-item-id')) === highlightId,
     ) as HTMLElement | undefined;
     el?.scrollIntoView?.({ block: 'center' });
-  }, [highlightId, rows, container]);
+  }, [highlightId, rows, container, drawn]);
 
   return highlightId;
 }

@@ -3,6 +3,7 @@
 // current folder highlighted with its ancestors expanded, in a pane the user can resize.
 import { useEffect, useMemo, useRef, useState, type Key, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { Button, Spin, Tree, Typography } from 'antd';
+import { FolderOpenOutlined, FolderOutlined } from '@ant-design/icons';
 import type { TreeDataNode } from 'antd';
 import { api, type TreeNode } from '@app/shared';
 import type { Space } from '../folder/FolderView';
@@ -167,6 +168,8 @@ export function FolderTree({ space, segments, refresh, onOpen }: FolderTreeProps
       height={height}
       aria-label="文件夹树"
       blockNode
+      // every node is a folder, also one without subfolders (DirectoryTree draws leaves as files)
+      icon={(props: { expanded?: boolean }) => (props.expanded ? <FolderOpenOutlined /> : <FolderOutlined />)}
       expandAction="doubleClick"
       treeData={treeData}
       expandedKeys={expanded}

@@ -8,6 +8,7 @@ export { UnavailablePage } from './UnavailablePage';
 export { LoadError, NotFoundSection, PolicyWarning } from './StatusSections';
 export { StandaloneGate, type StandaloneGateProps } from './StandaloneGate';
 export { mountStandalone } from './mountStandalone';
+export { RowLink, useRowLinkStyle, ROW_LINK_CLASS, type RowLinkProps } from './RowLink';
 export { ConflictDialog, CONFLICT_DIALOG_TITLE, type ConflictDialogProps, type ConflictDialogResult } from './ConflictDialog';
 export { fileNameError, splitFileName, FILE_NAME_MESSAGES } from './fileName';
 export {
