@@ -2,7 +2,8 @@ import SparkMD5 from 'spark-md5';
 import { createStorage, PanelStatus, UploadStatus, type UploadPath } from '@app/shared';
 import { UploadEngine, type UploadEngineDeps } from './engine';
 import { FakeServer } from './fakeServer';
-import { createHasher, type Hasher } from './hasher';
+import { createHasher, type Hasher, type HashWorker } from './hasher';
+import { handleHashRequest, type HashMessage, type HashRequest } from './md5';
 import { createTaskStore } from './taskStore';
 
 const folder: UploadPath = { wjFileId: '42', type: 2, namePath: '/个人文件/资料', idPath: '2/42' };
@@ -90,6 +91,7 @@ describe('one file', () => {
       relativePath: '报告.txt',
     });
     expect(server.of('merge')).toEqual([{ kind: 'merge', fileId: 's1', fileHash, relativePath: '报告.txt' }]);
+    expect(await server.wrongChunkHashes()).toEqual([]);
 
     const done = engine.getItem(item.id)!;
     expect(done).toMatchObject({
@@ -135,7 +137,13 @@ describe('one file', () => {
 
   it('never has more than 3 chunks in flight', async () => {
     const { engine, server } = setup();
+    server.hold = true;
     await engine.add([fileOf('x'.repeat(40), 'big.bin')], folder); // 10 chunks
+    await until(() => server.inFlight === 3);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.inFlight).toBe(3);
+    server.hold = false;
+    server.release();
     await engine.whenIdle();
     expect(server.chunkNumbers().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(server.maxInFlight).toBe(3);
@@ -343,12 +351,24 @@ describe('failures and retries', () => {
 
   it('retries a failing chunk twice, 5 s apart, then fails the file; retry resumes with the missing chunks only', async () => {
     const content = 'abcdefghijkl'; // 3 chunks of 4
-    const hashes = await createHasher({ createWorker: null, between: () => Promise.resolve() }).hash(fileOf(content, 'x'), { chunkSize: 4 });
-    const hasher: Hasher = { hash: jest.fn(async () => hashes) };
+    // answers at once (reading a file takes real time, not the fake time of this test)
+    const file = fileOf(content, 'r.txt');
+    const starts = new WeakMap<Blob, number>();
+    const slice = file.slice.bind(file);
+    file.slice = ((start = 0, end?: number) => {
+      const piece = slice(start, end);
+      starts.set(piece, start);
+      return piece;
+    }) as Blob['slice'];
+    const hasher: Hasher = {
+      hash: jest.fn(async () => SparkMD5.hash(content)),
+      hashChunk: jest.fn(async (piece: Blob) => SparkMD5.hash(content.slice(starts.get(piece), starts.get(piece)! + piece.size))),
+      release: jest.fn(),
+    };
     jest.useFakeTimers({ now: 1_000_000 });
     const { engine, server } = setup({ hasher });
     server.failChunk = (n) => n === 2;
-    const [item] = await engine.add([fileOf(content, 'r.txt')], folder);
+    const [item] = await engine.add([file], folder);
     const idle = engine.whenIdle();
 
     await jest.advanceTimersByTimeAsync(0);
@@ -367,6 +387,9 @@ describe('failures and retries', () => {
     expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Error, error: true, msg: '服务器繁忙' });
     expect(engine.getSnapshot().summary).toMatchObject({ status: PanelStatus.Error, text: '部分文件上传失败' });
 
+    // a chunk sent again is not hashed again
+    expect(hasher.hashChunk).toHaveBeenCalledTimes(3);
+
     // retry: the same session, only the chunk the server lacks, no second hashing
     server.failChunk = null;
     const sentBefore = server.of('chunk').length;
@@ -377,7 +400,10 @@ describe('failures and retries', () => {
     expect(server.of('create').map((c) => c.body.taskId)).toEqual([item.taskId, item.taskId]);
     expect(server.of('chunk').slice(sentBefore).map((c) => c.n)).toEqual([2]);
     expect(hasher.hash).toHaveBeenCalledTimes(1);
+    expect(hasher.hashChunk).toHaveBeenCalledTimes(3);
     expect(engine.getItem(item.id)!.status).toBe(UploadStatus.Success);
+    jest.useRealTimers();
+    expect(await server.wrongChunkHashes()).toEqual([]);
   });
 
   it('retry-all requeues every failed file and the queue goes on past a failure', async () => {
@@ -406,11 +432,20 @@ describe('failures and retries', () => {
     expect(engine.getSnapshot().items.map((i) => i.msg)).toEqual(['没有上传权限', '未知错误', '文件校验失败']);
   });
 
-  it('a file that cannot be read fails with 文件读取失败', async () => {
-    const { engine } = setup({ hasher: { hash: () => Promise.reject(new Error('NotReadableError')) } });
+  it('a file that cannot be read fails with 文件读取失败, while hashing it or one of its chunks', async () => {
+    const unreadable = () => Promise.reject(new Error('NotReadableError'));
+    const { engine } = setup({ hasher: { hash: unreadable, hashChunk: unreadable, release: () => undefined } });
     await engine.add([fileOf('1', 'a.txt')], folder);
     await engine.whenIdle();
     expect(engine.getSnapshot().items[0]).toMatchObject({ status: 'error', msg: '文件读取失败' });
+
+    const real = createHasher({ createWorker: null, between: () => Promise.resolve() });
+    const second = setup({ hasher: { ...real, hashChunk: unreadable } });
+    await second.engine.add([fileOf('12345', 'b.txt')], folder);
+    await second.engine.whenIdle();
+    expect(second.engine.getSnapshot().items[0]).toMatchObject({ status: 'error', msg: '文件读取失败' });
+    // a chunk that cannot be read is not sent
+    expect(second.server.of('chunk')).toHaveLength(0);
   });
 
   it('a create answer without a session fails with 文件信息无效', async () => {
@@ -538,6 +573,156 @@ describe('external shares', () => {
     await engine.whenIdle();
     expect(server.of('create')[0].body.shareId).toBe('sh1');
     expect(server.of('create')[0].target).toEqual({ shareId: 'sh1', accessKey: 'k-1', batchNumber: 'sh1' });
+  });
+});
+
+describe('hashing', () => {
+  const inThread = () => createHasher({ createWorker: null, between: () => Promise.resolve() });
+
+  /** A hasher that counts its calls, and the bytes fed to spark-md5 before the instant-upload check and after it. */
+  function counted(server: FakeServer, inner: Hasher = inThread()) {
+    const hasher = {
+      hash: jest.fn((file: Blob, job: Parameters<Hasher['hash']>[1]) => inner.hash(file, job)),
+      hashChunk: jest.fn((chunk: Blob, signal?: AbortSignal) => inner.hashChunk(chunk, signal)),
+      release: jest.fn(() => inner.release()),
+    };
+    const original = SparkMD5.ArrayBuffer.prototype.append;
+    const bytes = { hashing: 0, sending: 0 };
+    let phase: keyof typeof bytes = 'hashing';
+    const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append').mockImplementation(function (this: SparkMD5.ArrayBuffer, buffer: ArrayBuffer) {
+      bytes[phase] += buffer.byteLength;
+      return original.call(this, buffer);
+    });
+    const checkRapid = server.checkRapid.bind(server);
+    server.checkRapid = (body) => {
+      phase = 'sending';
+      return checkRapid(body);
+    };
+    return { hasher, bytes, restore: () => append.mockRestore() };
+  }
+
+  it('hashes each byte of the file once before the instant-upload check, and each sent chunk once while sending', async () => {
+    const server = new FakeServer();
+    const count = counted(server);
+    try {
+      const { engine } = setup({ transport: server, hasher: count.hasher });
+      const content = 'abcdefghijklmnopqrstuvw'; // 6 chunks of 4, the last of 3
+      await engine.add([fileOf(content, 'h.txt')], folder);
+      await engine.whenIdle();
+      expect(count.bytes).toEqual({ hashing: content.length, sending: content.length });
+      expect(count.hasher.hash).toHaveBeenCalledTimes(1);
+      expect(count.hasher.hashChunk.mock.calls.map(([chunk]) => chunk.size)).toEqual([4, 4, 4, 4, 4, 3]);
+      expect(server.of('chunk').map((c) => c.hash).sort()).toEqual(chunkHashesOf(content, 4).sort());
+      expect(await server.wrongChunkHashes()).toEqual([]);
+      expect(statuses(engine)).toEqual([UploadStatus.Success]);
+    } finally {
+      count.restore();
+    }
+  });
+
+  it('an instant upload hashes no chunk', async () => {
+    const server = new FakeServer();
+    const count = counted(server);
+    try {
+      const { engine } = setup({ transport: server, hasher: count.hasher });
+      const content = 'x'.repeat(30);
+      server.known.add(SparkMD5.hash(content));
+      await engine.add([fileOf(content, 'same.bin')], folder);
+      await engine.whenIdle();
+      expect(engine.getSnapshot().items[0]).toMatchObject({ status: UploadStatus.Success, msg: '秒传成功' });
+      expect(count.hasher.hashChunk).not.toHaveBeenCalled();
+      expect(count.bytes).toEqual({ hashing: 30, sending: 0 });
+    } finally {
+      count.restore();
+    }
+  });
+
+  it('a resumed upload hashes only the chunks the server lacks, and their ChunkHash is right', async () => {
+    const storage = memoryStorage();
+    const first = setup({ tasks: createTaskStore(storage), retries: 0 });
+    first.server.failChunk = (n) => n >= 4;
+    const content = 'abcdefghijklmnopqrst'; // 5 chunks
+    await first.engine.add([fileOf(content, '视频.mp4', 123)], folder);
+    await first.engine.whenIdle();
+    first.server.failChunk = null;
+    const sentBefore = first.server.of('chunk').length;
+
+    const count = counted(first.server);
+    try {
+      const second = setup({ tasks: createTaskStore(storage), transport: first.server, hasher: count.hasher });
+      await second.engine.add([fileOf(content, '视频.mp4', 123)], folder);
+      await second.engine.whenIdle();
+      expect(statuses(second.engine)).toEqual([UploadStatus.Success]);
+      const resent = first.server.of('chunk').slice(sentBefore);
+      expect(resent.map((c) => c.n).sort()).toEqual([4, 5]);
+      expect(resent.map((c) => c.hash).sort()).toEqual([SparkMD5.hash('mnop'), SparkMD5.hash('qrst')].sort());
+      expect(count.hasher.hashChunk).toHaveBeenCalledTimes(2);
+      expect(count.bytes).toEqual({ hashing: 20, sending: 8 });
+      expect(await first.server.wrongChunkHashes()).toEqual([]);
+    } finally {
+      count.restore();
+    }
+  });
+
+  /** Workers that run the worker's handler on this thread. */
+  function inlineWorkers() {
+    const made: Array<HashWorker & { terminated: boolean; requests: HashRequest[] }> = [];
+    const createWorker = () => {
+      const worker = {
+        onmessage: null as ((event: { data: HashMessage }) => void) | null,
+        onerror: null as ((event: unknown) => void) | null,
+        terminated: false,
+        requests: [] as HashRequest[],
+        postMessage(request: HashRequest) {
+          worker.requests.push(request);
+          void handleHashRequest(request, (data) => {
+            if (!worker.terminated) setTimeout(() => worker.onmessage?.({ data }), 0);
+          });
+        },
+        terminate() {
+          worker.terminated = true;
+        },
+      };
+      made.push(worker);
+      return worker;
+    };
+    const chunkWorkers = () => made.filter((w) => w.requests.some((r) => r.type === 'chunk'));
+    return { made, createWorker, chunkWorkers };
+  }
+
+  it('hashes chunks in long-lived workers (not one per chunk), ended when the queue drains', async () => {
+    const workers = inlineWorkers();
+    const { engine, server } = setup({ hasher: createHasher({ createWorker: workers.createWorker, chunkWorkers: 2 }) });
+    const content = 'abcdefghijklmnopqrstuvwxyz0123456789ABCD'; // 10 chunks
+    await engine.add([fileOf(content, 'a.bin'), fileOf('0123456789', 'b.bin')], folder);
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual([UploadStatus.Success, UploadStatus.Success]);
+    // one worker per file for the whole-file hash, two for the 13 chunks of both files
+    expect(workers.made.filter((w) => w.requests.some((r) => r.type === 'file'))).toHaveLength(2);
+    expect(workers.chunkWorkers()).toHaveLength(2);
+    expect(workers.chunkWorkers().flatMap((w) => w.requests)).toHaveLength(13);
+    expect(workers.made.every((w) => w.terminated)).toBe(true);
+    expect(server.of('chunk').map((c) => c.hash).slice(0, 10).sort()).toEqual(chunkHashesOf(content, 4).sort());
+    expect(await server.wrongChunkHashes()).toEqual([]);
+  });
+
+  it('pause-all ends the chunk workers; continue starts them again and the upload finishes', async () => {
+    const workers = inlineWorkers();
+    const { engine, server } = setup({ hasher: createHasher({ createWorker: workers.createWorker, chunkWorkers: 2 }) });
+    server.hold = true;
+    await engine.add([fileOf('x'.repeat(20), 'a.bin')], folder);
+    await until(() => server.inFlight === 3);
+    expect(workers.chunkWorkers().some((w) => !w.terminated)).toBe(true);
+    engine.pauseAll();
+    await engine.whenIdle();
+    expect(workers.made.every((w) => w.terminated)).toBe(true);
+
+    server.hold = false;
+    engine.resumeAll();
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+    expect(workers.made.every((w) => w.terminated)).toBe(true);
+    expect(await server.wrongChunkHashes()).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
 // The upload engine of 云文档 (spec sections 4 and 5, api-contract "Upload"): one queue of
 // upload items, one file at a time. Per file: create the upload task (a name conflict
-// pauses everything until the user answers), hash the file, ask for an instant upload,
-// otherwise send the missing chunks three at a time (each retried twice, 5 s apart) and
-// finish with the merge. React-free: the panel reads snapshots through subscribe().
+// pauses everything until the user answers), hash the whole file, ask for an instant
+// upload, otherwise send the missing chunks three at a time (each hashed just before it is
+// sent, then retried twice, 5 s apart) and finish with the merge. React-free: the panel
+// reads snapshots through subscribe().
 import {
   ApiError,
   CHUNK_CONCURRENCY,
@@ -30,7 +31,6 @@ import {
   type UploadSummary,
   type UploadsSettledEvent,
 } from '@app/shared';
-import type { FileHashes } from './md5';
 import { chunkCount, chunkRange } from './md5';
 import type { Hasher } from './hasher';
 import type { TaskStore } from './taskStore';
@@ -83,7 +83,10 @@ interface Entry {
   file: File | null;
   /** the relativePath as added (the remembered session is found by it) */
   addedPath: string;
-  hashes: FileHashes | null;
+  /** hex MD5 of the whole file, once hashed (kept for a retry of the same file) */
+  fileHash: string | null;
+  /** the ChunkHash of each chunk hashed so far, for the chunk size they were made for */
+  chunkHashes: { chunkSize: number; byNumber: Map<number, string> } | null;
   /** refused when added (no name, too large): retry cannot help */
   refused: boolean;
 }
@@ -354,7 +357,7 @@ export class UploadEngine {
       refused: Boolean(refusal),
       needsFile: false,
     };
-    const entry: Entry = { item, file, addedPath: relativePath, hashes: null, refused: Boolean(refusal) };
+    const entry: Entry = { item, file, addedPath: relativePath, fileHash: null, chunkHashes: null, refused: Boolean(refusal) };
     this.entries.push(entry);
     this.byId.set(id, entry);
     if (!refusal) this.queue.push(id);
@@ -409,7 +412,7 @@ export class UploadEngine {
         refused: false,
         needsFile: true,
       };
-      const entry: Entry = { item, file: null, addedPath: record.relativePath, hashes: null, refused: false };
+      const entry: Entry = { item, file: null, addedPath: record.relativePath, fileHash: null, chunkHashes: null, refused: false };
       this.entries.push(entry);
       this.byId.set(id, entry);
       listed.add(record.taskId);
@@ -646,6 +649,8 @@ export class UploadEngine {
 
   private flushIdle(): void {
     if (this.current) return;
+    // nothing is being sent: the chunk hashing workers end until the next chunk
+    this.deps.hasher.release();
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
@@ -725,26 +730,26 @@ export class UploadEngine {
       path: { ...item.path, accessKey: null },
     });
 
-    // 2. the hashes (kept for a retry of the same file)
-    const hashes = await this.hash(entry, file, options.chunkSize, signal);
+    // 2. the whole file's hash (kept for a retry of the same file)
+    const fileHash = await this.hash(entry, file, signal);
     guard();
 
     // 3. instant upload
     if (options.rapidUpload) {
-      const rapid = await this.deps.transport.checkRapid({ fileId, fileHash: hashes.fileHash }, this.target(entry.item), signal);
+      const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
       guard();
       if (rapid?.success) return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
     }
 
     // 4. the missing chunks
-    await this.sendChunks(entry, file, fileId, hashes, created.uploadedChunks ?? [], options.chunkSize, signal);
+    await this.sendChunks(entry, file, fileId, fileHash, created.uploadedChunks ?? [], options.chunkSize, signal);
     guard();
 
     // 5. finish
     let merged: unknown;
     try {
       merged = await this.deps.transport.merge(
-        { fileId, relativePath: entry.item.relativePath, fileHash: hashes.fileHash },
+        { fileId, relativePath: entry.item.relativePath, fileHash },
         this.target(entry.item),
         signal,
       );
@@ -757,13 +762,13 @@ export class UploadEngine {
     this.succeed(entry, typeof finalId === 'string' && finalId ? finalId : fileId, '');
   }
 
-  private async hash(entry: Entry, file: File, chunkSize: number, signal: AbortSignal): Promise<FileHashes> {
-    if (entry.hashes && entry.hashes.chunkSize === chunkSize) return entry.hashes;
+  private async hash(entry: Entry, file: File, signal: AbortSignal): Promise<string> {
+    if (entry.fileHash) return entry.fileHash;
     this.patch(entry, { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
     this.changed();
+    let fileHash: string;
     try {
-      entry.hashes = await this.deps.hasher.hash(file, {
-        chunkSize,
+      fileHash = await this.deps.hasher.hash(file, {
         signal,
         onProgress: (percent) => {
           if (signal.aborted || percent === entry.item.md5verify) return;
@@ -776,16 +781,34 @@ export class UploadEngine {
       this.patch(entry, { isMD5Compute: false });
       throw new UploadFailure(Messages.fileReadFailed);
     }
-    this.patch(entry, { isMD5Compute: false, md5verify: 100, uniqueIdentifier: entry.hashes.fileHash, msg: '' });
+    entry.fileHash = fileHash;
+    this.patch(entry, { isMD5Compute: false, md5verify: 100, uniqueIdentifier: fileHash, msg: '' });
     this.changed();
-    return entry.hashes;
+    return fileHash;
+  }
+
+  /** The ChunkHash of chunk `n`: hashed (in a chunk worker) just before it is first sent. */
+  private async chunkHash(entry: Entry, n: number, blob: Blob, chunkSize: number, signal: AbortSignal): Promise<string> {
+    if (entry.chunkHashes?.chunkSize !== chunkSize) entry.chunkHashes = { chunkSize, byNumber: new Map() };
+    const known = entry.chunkHashes.byNumber;
+    const cached = known.get(n);
+    if (cached) return cached;
+    let hash: string;
+    try {
+      hash = await this.deps.hasher.hashChunk(blob, signal);
+    } catch {
+      if (signal.aborted) throw new Aborted();
+      throw new UploadFailure(Messages.fileReadFailed);
+    }
+    known.set(n, hash);
+    return hash;
   }
 
   private async sendChunks(
     entry: Entry,
     file: File,
     fileId: string,
-    hashes: FileHashes,
+    fileHash: string,
     uploadedChunks: readonly number[],
     chunkSize: number,
     signal: AbortSignal,
@@ -834,17 +857,19 @@ export class UploadEngine {
     const sendOne = async (n: number) => {
       const [start, end] = chunkRange(n, size, chunkSize);
       const blob = file.slice(start, end);
+      // hashed once: a failing read is not helped by sending again
+      const chunkHash = await this.chunkHash(entry, n, blob, chunkSize, chunks.signal);
       for (let attempt = 0; ; attempt += 1) {
         try {
           await this.deps.transport.uploadChunk({
-            query: { fileId, ChunkHash: hashes.chunkHashes[n - 1], RelativePath: item.relativePath },
+            query: { fileId, ChunkHash: chunkHash, RelativePath: item.relativePath },
             fields: {
               chunkNumber: n,
               totalChunks: total,
               chunkSize,
               currentChunkSize: end - start,
               totalSize: size,
-              identifier: hashes.fileHash,
+              identifier: fileHash,
               filename: item.fileName,
               relativePath: item.relativePath,
             },

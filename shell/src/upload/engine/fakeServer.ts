@@ -1,5 +1,7 @@
 // An in-memory upload server for the engine's tests: sessions by taskId, name conflicts,
-// instant uploads by hash, chunk failures on demand, and a record of every call.
+// instant uploads by hash, chunk failures on demand, a check of every ChunkHash against the
+// bytes sent, and a record of every call.
+import SparkMD5 from 'spark-md5';
 import {
   ApiError,
   type CheckAndCreateFileInfoBody,
@@ -7,6 +9,7 @@ import {
   type ConflictStrategyOption,
 } from '@app/shared';
 import { DEFAULT_UPLOAD_OPTIONS } from './engine';
+import { readArrayBuffer } from './md5';
 import type { ChunkUpload, TransportTarget, UploadTransport } from './transport';
 
 export type Call =
@@ -45,6 +48,14 @@ export class FakeServer implements UploadTransport {
   private attempts = new Map<string, number>();
   private waiting: Array<() => void> = [];
   private sessionCount = 0;
+  /** each chunk's ChunkHash checked against its bytes, in the background (the timing of calls stays as it is) */
+  private hashChecks: Array<Promise<{ fileId: string; n: number; sent: string; actual: string } | null>> = [];
+
+  /** The chunks sent so far whose ChunkHash was not the MD5 of their bytes. */
+  async wrongChunkHashes() {
+    const checked = await Promise.all(this.hashChecks);
+    return checked.filter((c) => c !== null);
+  }
 
   of<K extends Call['kind']>(kind: K): Extract<Call, { kind: K }>[] {
     return this.calls.filter((c): c is Extract<Call, { kind: K }> => c.kind === kind);
@@ -90,6 +101,12 @@ export class FakeServer implements UploadTransport {
     const { fileId, ChunkHash } = chunk.query;
     const n = chunk.fields.chunkNumber;
     this.calls.push({ kind: 'chunk', fileId, n, hash: ChunkHash, size: chunk.blob.size, fields: chunk.fields, at: Date.now() });
+    this.hashChecks.push(
+      readArrayBuffer(chunk.blob).then((bytes) => {
+        const actual = SparkMD5.ArrayBuffer.hash(bytes);
+        return actual === ChunkHash ? null : { fileId, n, sent: ChunkHash, actual };
+      }),
+    );
     const key = `${fileId}#${n}`;
     const attempt = this.attempts.get(key) ?? 0;
     this.attempts.set(key, attempt + 1);

@@ -1,18 +1,27 @@
-// The main-thread side of hashing: a Web Worker per file (terminated when the upload is
-// paused or cancelled), or hashing on this thread with a pause between slices where no
-// Worker exists or it fails to start.
+// The main-thread side of hashing.
+// - The whole file: a Web Worker per file, terminated when its hash is done or the upload is
+//   paused or cancelled.
+// - Chunks, while they are being sent: a small pool of long-lived workers answering requests
+//   { chunk, id } with the chunk's MD5, so that the next chunks are hashed on other cores
+//   while earlier ones are on the wire. The engine releases the pool when it goes idle.
+// Where no Worker exists, or a worker fails to start, both hash on this thread with a pause
+// between slices.
 import { MD5_SLICE_SIZE } from '@app/shared';
-import { computeHashes, HashAbortedError, type FileHashes, type HashMessage, type HashRequest } from './md5';
+import { computeMd5, HashAbortedError, type HashMessage, type HashRequest } from './md5';
 
 export interface HashJob {
-  chunkSize: number;
   /** 0–100 */
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
 }
 
 export interface Hasher {
-  hash(file: Blob, job: HashJob): Promise<FileHashes>;
+  /** hex MD5 of the whole file */
+  hash(file: Blob, job: HashJob): Promise<string>;
+  /** hex MD5 of one chunk (a slice of the file), for its ChunkHash */
+  hashChunk(chunk: Blob, signal?: AbortSignal): Promise<string>;
+  /** ends the chunk workers (the engine is idle); chunks asked for later start them again */
+  release(): void;
 }
 
 /** The least of a Worker the hasher needs (tests hand in fakes). */
@@ -24,11 +33,13 @@ export interface HashWorker {
 }
 
 export interface HasherOptions {
-  /** makes the worker; null hashes on this thread */
+  /** makes a worker; null hashes on this thread */
   createWorker?: (() => HashWorker) | null;
   sliceSize?: number;
   /** awaited between slices on this thread */
   between?: () => Promise<void>;
+  /** how many workers hash chunks (1 or 2 by default, by the cores available) */
+  chunkWorkers?: number;
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -38,21 +49,46 @@ function defaultWorkerFactory(): (() => HashWorker) | null {
   return () => new Worker(new URL('./md5.worker.ts', import.meta.url)) as unknown as HashWorker;
 }
 
+/** One core stays with the page (the main thread and the file's own hashing). */
+function defaultChunkWorkers(): number {
+  const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  return typeof cores === 'number' && cores >= 3 ? 2 : 1;
+}
+
+interface ChunkJob {
+  id: number;
+  blob: Blob;
+  signal?: AbortSignal;
+  settled: boolean;
+  resolve(hash: string): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker: HashWorker;
+  job: ChunkJob | null;
+  /** it has answered at least once (so it did start) */
+  answered: boolean;
+}
+
 export function createHasher(options: HasherOptions = {}): Hasher {
   const sliceSize = options.sliceSize ?? MD5_SLICE_SIZE;
   const between = options.between ?? nextTask;
   const createWorker = options.createWorker === undefined ? defaultWorkerFactory() : options.createWorker;
+  const poolSize = Math.max(1, Math.floor(options.chunkWorkers ?? defaultChunkWorkers()));
 
-  const inThread = (file: Blob, job: HashJob) =>
-    computeHashes(file, { chunkSize: job.chunkSize, sliceSize, onProgress: job.onProgress, between, signal: job.signal });
+  const inThread = (blob: Blob, signal?: AbortSignal, onProgress?: (percent: number) => void) =>
+    computeMd5(blob, { sliceSize, onProgress, between, signal });
 
-  const inWorker = (file: Blob, job: HashJob, make: () => HashWorker) =>
-    new Promise<FileHashes>((resolve, reject) => {
+  // ---- the whole file -----------------------------------------------------------------------
+
+  const fileInWorker = (file: Blob, job: HashJob, make: () => HashWorker) =>
+    new Promise<string>((resolve, reject) => {
       let worker: HashWorker;
       try {
         worker = make();
       } catch {
-        inThread(file, job).then(resolve, reject);
+        inThread(file, job.signal, job.onProgress).then(resolve, reject);
         return;
       }
       let started = false;
@@ -70,8 +106,8 @@ export function createHasher(options: HasherOptions = {}): Hasher {
         if (data.type === 'progress') job.onProgress?.(data.percent);
         else if (data.type === 'done') {
           finish();
-          resolve(data.hashes);
-        } else {
+          resolve(data.hash);
+        } else if (data.type === 'error') {
           finish();
           reject(new Error(data.message));
         }
@@ -79,16 +115,138 @@ export function createHasher(options: HasherOptions = {}): Hasher {
       worker.onerror = () => {
         finish();
         // a worker that could not even start (blocked script, CSP): hash here instead
-        if (!started && !job.signal?.aborted) inThread(file, job).then(resolve, reject);
+        if (!started && !job.signal?.aborted) inThread(file, job.signal, job.onProgress).then(resolve, reject);
         else reject(new Error('worker failed'));
       };
-      worker.postMessage({ file, chunkSize: job.chunkSize, sliceSize });
+      worker.postMessage({ type: 'file', file, sliceSize });
     });
+
+  // ---- chunks -------------------------------------------------------------------------------
+
+  let slots: Slot[] = [];
+  let queue: ChunkJob[] = [];
+  let lastId = 0;
+  /** a worker could not start: chunks are hashed on this thread from then on */
+  let noWorkers = !createWorker;
+
+  const settle = (job: ChunkJob, outcome: { hash: string } | { error: unknown }) => {
+    if (job.settled) return;
+    job.settled = true;
+    if ('hash' in outcome) job.resolve(outcome.hash);
+    else job.reject(outcome.error);
+  };
+
+  const runHere = (job: ChunkJob) => {
+    if (job.settled) return;
+    inThread(job.blob, job.signal).then(
+      (hash) => settle(job, { hash }),
+      (error) => settle(job, { error }),
+    );
+  };
+
+  const drainHere = () => {
+    const waiting = queue;
+    queue = [];
+    for (const job of waiting) runHere(job);
+  };
+
+  const dispatch = () => {
+    queue = queue.filter((job) => !job.settled);
+    while (queue.length > 0) {
+      if (noWorkers) return drainHere();
+      let slot: Slot | null = slots.find((s) => !s.job) ?? null;
+      if (!slot) {
+        if (slots.length >= poolSize) return;
+        slot = startSlot();
+        if (!slot) continue;
+      }
+      const job = queue.shift()!;
+      slot.job = job;
+      slot.worker.postMessage({ type: 'chunk', id: job.id, blob: job.blob, sliceSize });
+    }
+  };
+
+  const startSlot = (): Slot | null => {
+    let worker: HashWorker;
+    try {
+      worker = createWorker!();
+    } catch {
+      noWorkers = true;
+      return null;
+    }
+    const slot: Slot = { worker, job: null, answered: false };
+    worker.onmessage = ({ data }) => {
+      if (data.type !== 'chunk' && data.type !== 'chunk-error') return;
+      slot.answered = true;
+      const job = slot.job;
+      slot.job = null;
+      if (job && job.id === data.id) {
+        settle(job, data.type === 'chunk' ? { hash: data.hash } : { error: new Error(data.message) });
+      }
+      dispatch();
+    };
+    worker.onerror = () => {
+      worker.terminate();
+      slots = slots.filter((s) => s !== slot);
+      // one that never answered could not start (blocked script, CSP): no more workers
+      if (!slot.answered) noWorkers = true;
+      if (slot.job) runHere(slot.job);
+      slot.job = null;
+      dispatch();
+    };
+    slots.push(slot);
+    return slot;
+  };
+
+  const hashChunk = (blob: Blob, signal?: AbortSignal): Promise<string> => {
+    if (signal?.aborted) return Promise.reject(new HashAbortedError());
+    if (noWorkers) return inThread(blob, signal);
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        settle(job, { error: new HashAbortedError() });
+        // a job waiting for a worker leaves the queue; one being hashed is answered into the void
+        queue = queue.filter((j) => j !== job);
+      };
+      const job: ChunkJob = {
+        id: (lastId += 1),
+        blob,
+        signal,
+        settled: false,
+        resolve: (hash) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(hash);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(job);
+      dispatch();
+    });
+  };
+
+  const release = () => {
+    const busy = slots;
+    const waiting = queue;
+    slots = [];
+    queue = [];
+    for (const slot of busy) {
+      slot.worker.onmessage = null;
+      slot.worker.onerror = null;
+      slot.worker.terminate();
+      if (slot.job) settle(slot.job, { error: new HashAbortedError() });
+    }
+    for (const job of waiting) settle(job, { error: new HashAbortedError() });
+  };
 
   return {
     hash(file, job) {
       if (job.signal?.aborted) return Promise.reject(new HashAbortedError());
-      return createWorker ? inWorker(file, job, createWorker) : inThread(file, job);
+      return createWorker ? fileInWorker(file, job, createWorker) : inThread(file, job.signal, job.onProgress);
     },
+    hashChunk,
+    release,
   };
 }

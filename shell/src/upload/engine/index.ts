@@ -8,7 +8,7 @@ import { createHttpTransport } from './transport';
 
 export { UploadEngine, DEFAULT_UPLOAD_OPTIONS, type UploadEngineDeps, type UploadSnapshot } from './engine';
 export { createHasher, type Hasher, type HashJob, type HashWorker, type HasherOptions } from './hasher';
-export { computeHashes, chunkCount, chunkRange, type FileHashes } from './md5';
+export { computeMd5, chunkCount, chunkRange } from './md5';
 export { createTaskStore, UPLOAD_TASKS_KEY, type TaskStore, type TaskRecord, type FileFingerprint } from './taskStore';
 export { createHttpTransport, toFormData, type UploadTransport, type TransportTarget, type ChunkUpload } from './transport';
 

@@ -1,26 +1,59 @@
 import SparkMD5 from 'spark-md5';
-import { chunkCount, chunkRange, computeHashes, handleHashRequest, type HashMessage, type HashRequest } from './md5';
+import { chunkCount, chunkRange, computeMd5, handleHashRequest, type HashMessage, type HashRequest } from './md5';
 import { createHasher, type HashWorker } from './hasher';
 
 const text = 'The quick brown fox jumps over the lazy dog'; // 43 bytes
 const blob = () => new Blob([text]);
 
-describe('computeHashes', () => {
-  it('gives the whole file MD5 and each chunk MD5 in one pass, whatever the slice size', async () => {
+/** Bytes fed to every spark-md5 hash while `run` runs. */
+async function appendedBytes<T>(run: () => Promise<T>): Promise<{ result: T; bytes: number }> {
+  const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append');
+  try {
+    const result = await run();
+    const bytes = append.mock.calls.reduce((sum, [buffer]) => sum + buffer.byteLength, 0);
+    return { result, bytes };
+  } finally {
+    append.mockRestore();
+  }
+}
+
+describe('computeMd5', () => {
+  it('gives the MD5 of the bytes whatever the slice size, each byte hashed once', async () => {
     for (const sliceSize of [1, 3, 7, 64]) {
-      const h = await computeHashes(blob(), { chunkSize: 10, sliceSize });
-      expect(h.fileHash).toBe(SparkMD5.hash(text));
-      expect(h.chunkHashes).toEqual([0, 10, 20, 30, 40].map((s) => SparkMD5.hash(text.slice(s, s + 10))));
-      expect(h.chunkSize).toBe(10);
+      const { result, bytes } = await appendedBytes(() => computeMd5(blob(), { sliceSize }));
+      expect(result).toBe(SparkMD5.hash(text));
+      expect(bytes).toBe(text.length);
     }
+    await expect(computeMd5(new Blob([]))).resolves.toBe(SparkMD5.hash(''));
   });
 
-  it('reports whole percents and stops when aborted', async () => {
+  it('reads the next slice while the current one is hashed', async () => {
+    const file = blob();
+    const log: string[] = [];
+    const slice = file.slice.bind(file);
+    file.slice = ((start?: number, end?: number) => {
+      log.push(`read ${start}`);
+      return slice(start, end);
+    }) as Blob['slice'];
+    const original = SparkMD5.ArrayBuffer.prototype.append;
+    const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append').mockImplementation(function (this: SparkMD5.ArrayBuffer, buffer: ArrayBuffer) {
+      log.push(`hash ${buffer.byteLength}`);
+      return original.call(this, buffer);
+    });
+    try {
+      expect(await computeMd5(file, { sliceSize: 20 })).toBe(SparkMD5.hash(text));
+    } finally {
+      append.mockRestore();
+    }
+    expect(log).toEqual(['read 0', 'read 20', 'hash 20', 'read 40', 'hash 20', 'hash 3']);
+  });
+
+  it('reports whole percents of the bytes and stops when aborted', async () => {
     const seen: number[] = [];
-    await computeHashes(blob(), { chunkSize: 100, sliceSize: 11, onProgress: (p) => seen.push(p) });
+    await computeMd5(blob(), { sliceSize: 11, onProgress: (p) => seen.push(p) });
     expect(seen).toEqual([25, 51, 76, 100]);
     const controller = new AbortController();
-    const run = computeHashes(blob(), { chunkSize: 100, sliceSize: 11, signal: controller.signal, between: async () => controller.abort() });
+    const run = computeMd5(blob(), { sliceSize: 11, signal: controller.signal, between: async () => controller.abort() });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
   });
 
@@ -32,12 +65,29 @@ describe('computeHashes', () => {
   });
 });
 
+describe('the worker protocol', () => {
+  it('answers a file with progress then its hash, and a chunk with its hash under its id', async () => {
+    const file: HashMessage[] = [];
+    await handleHashRequest({ type: 'file', file: blob(), sliceSize: 22 }, (m) => file.push(m));
+    expect(file).toEqual([
+      { type: 'progress', percent: 51 },
+      { type: 'progress', percent: 100 },
+      { type: 'done', hash: SparkMD5.hash(text) },
+    ]);
+    const chunk: HashMessage[] = [];
+    await handleHashRequest({ type: 'chunk', id: 7, blob: blob().slice(4, 9) }, (m) => chunk.push(m));
+    expect(chunk).toEqual([{ type: 'chunk', id: 7, hash: SparkMD5.hash('quick') }]);
+  });
+});
+
 /** A Worker that runs the worker's handler on this thread. */
 class InlineWorker implements HashWorker {
   onmessage: ((event: { data: HashMessage }) => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
   terminated = false;
+  requests: HashRequest[] = [];
   postMessage(request: HashRequest) {
+    this.requests.push(request);
     void handleHashRequest(request, (data) => {
       if (!this.terminated) setTimeout(() => this.onmessage?.({ data }), 0);
     });
@@ -47,15 +97,26 @@ class InlineWorker implements HashWorker {
   }
 }
 
-describe('createHasher', () => {
+function inlineWorkers() {
+  const workers: InlineWorker[] = [];
+  const createWorker = () => {
+    const w = new InlineWorker();
+    workers.push(w);
+    return w;
+  };
+  return { workers, createWorker };
+}
+
+describe('createHasher: the whole file', () => {
   it('hashes in the worker with its progress, and terminates it after', async () => {
-    const workers: InlineWorker[] = [];
-    const hasher = createHasher({ sliceSize: 8, createWorker: () => { const w = new InlineWorker(); workers.push(w); return w; } });
+    const { workers, createWorker } = inlineWorkers();
+    const hasher = createHasher({ sliceSize: 8, createWorker });
     const progress: number[] = [];
-    const h = await hasher.hash(blob(), { chunkSize: 16, onProgress: (p) => progress.push(p) });
-    expect(h.fileHash).toBe(SparkMD5.hash(text));
-    expect(h.chunkHashes).toHaveLength(3);
+    const h = await hasher.hash(blob(), { onProgress: (p) => progress.push(p) });
+    expect(h).toBe(SparkMD5.hash(text));
     expect(progress.at(-1)).toBe(100);
+    expect(workers).toHaveLength(1);
+    expect(workers[0].requests).toEqual([{ type: 'file', file: expect.any(Blob), sliceSize: 8 }]);
     expect(workers[0].terminated).toBe(true);
   });
 
@@ -63,7 +124,7 @@ describe('createHasher', () => {
     const worker = new InlineWorker();
     worker.postMessage = () => undefined; // never answers
     const controller = new AbortController();
-    const run = createHasher({ createWorker: () => worker }).hash(blob(), { chunkSize: 16, signal: controller.signal });
+    const run = createHasher({ createWorker: () => worker }).hash(blob(), { signal: controller.signal });
     controller.abort();
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(worker.terminated).toBe(true);
@@ -71,18 +132,104 @@ describe('createHasher', () => {
 
   it('hashes on this thread when the worker cannot start', async () => {
     const failing = createHasher({ createWorker: () => { throw new Error('blocked'); } });
-    await expect(failing.hash(blob(), { chunkSize: 16 })).resolves.toMatchObject({ fileHash: SparkMD5.hash(text) });
+    await expect(failing.hash(blob(), {})).resolves.toBe(SparkMD5.hash(text));
     const erroring = new InlineWorker();
     erroring.postMessage = () => setTimeout(() => erroring.onerror?.(new Event('error')), 0);
-    const h = await createHasher({ createWorker: () => erroring }).hash(blob(), { chunkSize: 16 });
-    expect(h.fileHash).toBe(SparkMD5.hash(text));
+    await expect(createHasher({ createWorker: () => erroring }).hash(blob(), {})).resolves.toBe(SparkMD5.hash(text));
   });
 
-  it('hashes on this thread where Worker does not exist (jsdom), yielding between slices', async () => {
+  it('hashes on this thread where Worker does not exist (jsdom), yielding between slices, each byte once', async () => {
     expect(typeof Worker).toBe('undefined');
     const between = jest.fn(() => Promise.resolve());
-    const h = await createHasher({ sliceSize: 10, between }).hash(blob(), { chunkSize: 100 });
-    expect(h.fileHash).toBe(SparkMD5.hash(text));
+    const { result, bytes } = await appendedBytes(() => createHasher({ sliceSize: 10, between }).hash(blob(), {}));
+    expect(result).toBe(SparkMD5.hash(text));
+    expect(bytes).toBe(text.length);
+    expect(between).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('createHasher: chunks', () => {
+  const pieces = [0, 8, 16, 24, 32, 40].map((s) => [s, Math.min(text.length, s + 8)] as const);
+
+  it('hashes chunks in a small pool of long-lived workers, one chunk per worker at a time', async () => {
+    const { workers, createWorker } = inlineWorkers();
+    const hasher = createHasher({ createWorker, chunkWorkers: 2 });
+    const answers = await Promise.all(pieces.map(([s, e]) => hasher.hashChunk(blob().slice(s, e))));
+    expect(answers).toEqual(pieces.map(([s, e]) => SparkMD5.hash(text.slice(s, e))));
+    // two workers for six chunks, not one per chunk
+    expect(workers).toHaveLength(2);
+    expect(workers.flatMap((w) => w.requests).map((r) => r.type === 'chunk' && r.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(workers.some((w) => w.terminated)).toBe(false);
+
+    // released when the engine is idle; the next chunk starts a worker again
+    hasher.release();
+    expect(workers.every((w) => w.terminated)).toBe(true);
+    await expect(hasher.hashChunk(blob().slice(0, 3))).resolves.toBe(SparkMD5.hash('The'));
+    expect(workers).toHaveLength(3);
+  });
+
+  it('never gives a worker a second chunk before it answered the first', async () => {
+    const worker = new InlineWorker();
+    const posted: number[] = [];
+    const answer: Array<() => void> = [];
+    worker.postMessage = (request) => {
+      posted.push(request.type === 'chunk' ? request.id : 0);
+      answer.push(() => void handleHashRequest(request, (data) => worker.onmessage?.({ data })));
+    };
+    const hasher = createHasher({ createWorker: () => worker, chunkWorkers: 1 });
+    const first = hasher.hashChunk(blob().slice(0, 3));
+    const second = hasher.hashChunk(blob().slice(4, 9));
+    expect(posted).toEqual([1]);
+    answer.shift()!();
+    await expect(first).resolves.toBe(SparkMD5.hash('The'));
+    expect(posted).toEqual([1, 2]);
+    answer.shift()!();
+    await expect(second).resolves.toBe(SparkMD5.hash('quick'));
+  });
+
+  it('a paused chunk waiting for a worker is never sent to it; release rejects the chunk being hashed', async () => {
+    const worker = new InlineWorker();
+    worker.postMessage = (request) => void worker.requests.push(request); // never answers
+    const hasher = createHasher({ createWorker: () => worker, chunkWorkers: 1 });
+    const controller = new AbortController();
+    const busy = hasher.hashChunk(blob().slice(0, 3));
+    const waiting = hasher.hashChunk(blob().slice(4, 9), controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    hasher.release();
+    await expect(busy).rejects.toMatchObject({ name: 'AbortError' });
+    expect(worker.requests).toHaveLength(1);
+    expect(worker.terminated).toBe(true);
+    await expect(hasher.hashChunk(blob(), AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('hashes chunks on this thread when no worker can start, and when there is no Worker', async () => {
+    const make = jest.fn((): HashWorker => { throw new Error('blocked'); });
+    const failing = createHasher({ createWorker: make });
+    await expect(failing.hashChunk(blob().slice(4, 9))).resolves.toBe(SparkMD5.hash('quick'));
+    await expect(failing.hashChunk(blob().slice(0, 3))).resolves.toBe(SparkMD5.hash('The'));
+    expect(make).toHaveBeenCalledTimes(1);
+
+    // workers whose script is blocked: each fails before it answers
+    const made: InlineWorker[] = [];
+    const broken = createHasher({
+      chunkWorkers: 2,
+      createWorker: () => {
+        const w = new InlineWorker();
+        w.postMessage = () => setTimeout(() => w.onerror?.(new Event('error')), 0);
+        made.push(w);
+        return w;
+      },
+    });
+    const answers = await Promise.all(pieces.map(([s, e]) => broken.hashChunk(blob().slice(s, e))));
+    expect(answers).toEqual(pieces.map(([s, e]) => SparkMD5.hash(text.slice(s, e))));
+    expect(made).toHaveLength(2);
+    expect(made.every((w) => w.terminated)).toBe(true);
+    await expect(broken.hashChunk(blob().slice(0, 3))).resolves.toBe(SparkMD5.hash('The'));
+    expect(made).toHaveLength(2);
+
+    const between = jest.fn(() => Promise.resolve());
+    await expect(createHasher({ sliceSize: 10, between }).hashChunk(blob())).resolves.toBe(SparkMD5.hash(text));
     expect(between).toHaveBeenCalledTimes(4);
   });
 });

@@ -1,5 +1,5 @@
-// The hashing Web Worker: one request { file, chunkSize, sliceSize } in, progress and the
-// hashes out (protocol in md5.ts).
+// The hashing Web Worker: a whole file in (progress and its MD5 out), or chunks by id in
+// (each chunk's MD5 out under the same id); the protocol is in md5.ts.
 import { handleHashRequest, type HashMessage, type HashRequest } from './md5';
 
 const scope = self as unknown as {
