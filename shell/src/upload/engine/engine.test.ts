@@ -594,14 +594,26 @@ describe('hashing', () => {
       return original.call(this, buffer);
     });
     const checkRapid = server.checkRapid.bind(server);
+    let rapidOrder = Infinity;
+    let callsAtRapid = -1;
+    const marker = jest.fn();
     server.checkRapid = (body) => {
       phase = 'sending';
+      marker();
+      rapidOrder = marker.mock.invocationCallOrder[0];
+      callsAtRapid = hasher.hashChunk.mock.calls.length;
       return checkRapid(body);
     };
-    return { hasher, bytes, restore: () => append.mockRestore() };
+    return {
+      hasher,
+      bytes,
+      rapidCheckedAt: () => rapidOrder,
+      hashChunkCallsAtRapid: () => callsAtRapid,
+      restore: () => append.mockRestore(),
+    };
   }
 
-  it('hashes each byte of the file once before the instant-upload check, and each sent chunk once while sending', async () => {
+  it('hashes each byte once for the file hash and once for its chunk hash, the chunks while the file hash runs', async () => {
     const server = new FakeServer();
     const count = counted(server);
     try {
@@ -609,7 +621,9 @@ describe('hashing', () => {
       const content = 'abcdefghijklmnopqrstuvw'; // 6 chunks of 4, the last of 3
       await engine.add([fileOf(content, 'h.txt')], folder);
       await engine.whenIdle();
-      expect(count.bytes).toEqual({ hashing: content.length, sending: content.length });
+      expect(count.bytes.hashing + count.bytes.sending).toBe(2 * content.length);
+      // chunk hashes start with the file hash, not after it
+      expect(count.hasher.hashChunk.mock.invocationCallOrder[0]).toBeLessThan(count.rapidCheckedAt());
       expect(count.hasher.hash).toHaveBeenCalledTimes(1);
       expect(count.hasher.hashChunk.mock.calls.map(([chunk]) => chunk.size)).toEqual([4, 4, 4, 4, 4, 3]);
       expect(server.of('chunk').map((c) => c.hash).sort()).toEqual(chunkHashesOf(content, 4).sort());
@@ -620,7 +634,7 @@ describe('hashing', () => {
     }
   });
 
-  it('an instant upload hashes no chunk', async () => {
+  it('an instant upload stops hashing chunks ahead and sends none', async () => {
     const server = new FakeServer();
     const count = counted(server);
     try {
@@ -630,8 +644,12 @@ describe('hashing', () => {
       await engine.add([fileOf(content, 'same.bin')], folder);
       await engine.whenIdle();
       expect(engine.getSnapshot().items[0]).toMatchObject({ status: UploadStatus.Success, msg: '秒传成功' });
-      expect(count.hasher.hashChunk).not.toHaveBeenCalled();
-      expect(count.bytes).toEqual({ hashing: 30, sending: 0 });
+      // 8 chunks of 4: whatever was hashed ahead stops at the instant check
+      const callsAtCheck = count.hashChunkCallsAtRapid();
+      expect(callsAtCheck).toBeLessThanOrEqual(8);
+      expect(count.hasher.hashChunk.mock.calls.length).toBeLessThanOrEqual(callsAtCheck + 1);
+      expect(server.of('chunk')).toHaveLength(0);
+      expect(count.bytes.hashing).toBeGreaterThanOrEqual(30);
     } finally {
       count.restore();
     }
@@ -657,7 +675,8 @@ describe('hashing', () => {
       expect(resent.map((c) => c.n).sort()).toEqual([4, 5]);
       expect(resent.map((c) => c.hash).sort()).toEqual([SparkMD5.hash('mnop'), SparkMD5.hash('qrst')].sort());
       expect(count.hasher.hashChunk).toHaveBeenCalledTimes(2);
-      expect(count.bytes).toEqual({ hashing: 20, sending: 8 });
+      expect(count.hasher.hashChunk.mock.calls.map(([chunk]) => chunk.size)).toEqual([4, 4]);
+      expect(count.bytes.hashing + count.bytes.sending).toBe(20 + 8);
       expect(await first.server.wrongChunkHashes()).toEqual([]);
     } finally {
       count.restore();

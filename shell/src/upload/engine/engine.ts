@@ -86,7 +86,7 @@ interface Entry {
   /** hex MD5 of the whole file, once hashed (kept for a retry of the same file) */
   fileHash: string | null;
   /** the ChunkHash of each chunk hashed so far, for the chunk size they were made for */
-  chunkHashes: { chunkSize: number; byNumber: Map<number, string> } | null;
+  chunkHashes: { chunkSize: number; byNumber: Map<number, string>; pending: Map<number, Promise<string>> } | null;
   /** refused when added (no name, too large): retry cannot help */
   refused: boolean;
 }
@@ -112,6 +112,8 @@ const DONE: ReadonlySet<string> = new Set([UploadStatus.Success, UploadStatus.Co
 
 /** Speed is measured over at least this long. */
 const SPEED_WINDOW_MS = 500;
+/** At most this long between two progress updates the panel sees for a file being sent. */
+const PROGRESS_SHOWN_EVERY_MS = 200;
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -730,19 +732,45 @@ export class UploadEngine {
       path: { ...item.path, accessKey: null },
     });
 
-    // 2. the whole file's hash (kept for a retry of the same file)
-    const fileHash = await this.hash(entry, file, signal);
-    guard();
-
-    // 3. instant upload
-    if (options.rapidUpload) {
-      const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
+    // 2. the whole file's hash (kept for a retry of the same file); the chunks' own hashes are
+    // made meanwhile on another core
+    const ahead = new AbortController();
+    const stopAhead = () => ahead.abort();
+    signal.addEventListener('abort', stopAhead, { once: true });
+    if (!entry.fileHash) this.hashChunksAhead(entry, file, created.uploadedChunks ?? [], options.chunkSize, ahead.signal);
+    try {
+      const fileHash = await this.hash(entry, file, signal);
       guard();
-      if (rapid?.success) return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
-    }
 
+      // 3. instant upload
+      if (options.rapidUpload) {
+        const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
+        guard();
+        if (rapid?.success) {
+          stopAhead();
+          return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
+        }
+      }
+      return await this.sendAndMerge(entry, file, fileId, fileHash, created.uploadedChunks ?? [], options.chunkSize, signal, guard);
+    } finally {
+      stopAhead();
+      signal.removeEventListener('abort', stopAhead);
+    }
+  }
+
+  /** Steps 4 and 5: the missing chunks, then the merge. */
+  private async sendAndMerge(
+    entry: Entry,
+    file: File,
+    fileId: string,
+    fileHash: string,
+    uploadedChunks: readonly number[],
+    chunkSize: number,
+    signal: AbortSignal,
+    guard: () => void,
+  ): Promise<void> {
     // 4. the missing chunks
-    await this.sendChunks(entry, file, fileId, fileHash, created.uploadedChunks ?? [], options.chunkSize, signal);
+    await this.sendChunks(entry, file, fileId, fileHash, uploadedChunks, chunkSize, signal);
     guard();
 
     // 5. finish
@@ -789,19 +817,56 @@ export class UploadEngine {
 
   /** The ChunkHash of chunk `n`: hashed (in a chunk worker) just before it is first sent. */
   private async chunkHash(entry: Entry, n: number, blob: Blob, chunkSize: number, signal: AbortSignal): Promise<string> {
-    if (entry.chunkHashes?.chunkSize !== chunkSize) entry.chunkHashes = { chunkSize, byNumber: new Map() };
-    const known = entry.chunkHashes.byNumber;
+    if (entry.chunkHashes?.chunkSize !== chunkSize) entry.chunkHashes = { chunkSize, byNumber: new Map(), pending: new Map() };
+    const { byNumber: known, pending } = entry.chunkHashes;
     const cached = known.get(n);
     if (cached) return cached;
+    // being hashed already (ahead of time, while the whole file was hashed): wait for it,
+    // unless that attempt was stopped
+    const running = pending.get(n);
+    if (running) {
+      try {
+        return await running;
+      } catch {
+        if (signal.aborted) throw new Aborted();
+      }
+    }
+    const attempt = this.deps.hasher.hashChunk(blob, signal);
+    pending.set(n, attempt);
     let hash: string;
     try {
-      hash = await this.deps.hasher.hashChunk(blob, signal);
+      hash = await attempt;
     } catch {
       if (signal.aborted) throw new Aborted();
       throw new UploadFailure(Messages.fileReadFailed);
+    } finally {
+      if (pending.get(n) === attempt) pending.delete(n);
     }
     known.set(n, hash);
     return hash;
+  }
+
+  /**
+   * While the whole file is hashed (one worker), the chunks to send are hashed ahead in the
+   * chunk workers, one at a time, so that sending does not wait for them. Stopped by `signal`
+   * (the instant upload succeeded, or the upload stopped).
+   */
+  private hashChunksAhead(entry: Entry, file: File, uploaded: readonly number[], chunkSize: number, signal: AbortSignal): void {
+    const size = file.size;
+    const total = chunkCount(size, chunkSize);
+    const held = new Set(uploaded);
+    void (async () => {
+      for (let n = 1; n <= total; n += 1) {
+        if (signal.aborted) return;
+        if (held.has(n)) continue;
+        const [start, end] = chunkRange(n, size, chunkSize);
+        try {
+          await this.chunkHash(entry, n, file.slice(start, end), chunkSize, signal);
+        } catch {
+          return; // sending hashes what is still missing
+        }
+      }
+    })();
   }
 
   private async sendChunks(
@@ -829,6 +894,7 @@ export class UploadEngine {
     let windowStart = this.deps.now();
     let windowBytes = confirmed;
     let speed = 0;
+    let lastShown = -Infinity;
     const report = () => {
       if (signal.aborted) return;
       let loaded = confirmed;
@@ -840,8 +906,14 @@ export class UploadEngine {
         windowBytes = loaded;
       }
       const percent = size > 0 ? Math.min(99, Math.floor((loaded * 100) / size)) : 0;
+      // the browser reports progress many times a second per chunk: the panel is told when the
+      // percent moves or a moment has passed, not on every event
+      const moved = percent !== entry.item.mathPro || speed !== entry.item.speed;
       this.patch(entry, { uploadedSize: Math.min(size, loaded), mathPro: percent, speed });
-      this.changed();
+      if (moved || now - lastShown >= PROGRESS_SHOWN_EVERY_MS) {
+        lastShown = now;
+        this.changed();
+      }
     };
     report();
 
