@@ -34,13 +34,24 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
 
   const chunkSize = Number(options.chunkSize);
   const total = Math.max(1, Math.ceil(size / chunkSize));
-  const blob = await fs.openAsBlob(file);
+  const fh = await fs.promises.open(file, 'r');
+  /** chunk `n` read from disk in full (a read may return fewer bytes than asked) */
+  const readChunk = async (n) => {
+    const start = (n - 1) * chunkSize;
+    const bytes = Buffer.allocUnsafe(Math.min(size, n * chunkSize) - start);
+    let done = 0;
+    while (done < bytes.length) {
+      const { bytesRead } = await fh.read(bytes, done, bytes.length - done, start + done);
+      if (!bytesRead) throw new Error(`${fileName}: the file ended early`);
+      done += bytesRead;
+    }
+    return bytes;
+  };
   let next = 1;
   const worker = async () => {
     while (next <= total) {
       const n = next++;
-      const part = blob.slice((n - 1) * chunkSize, Math.min(size, n * chunkSize));
-      const bytes = Buffer.from(await part.arrayBuffer());
+      const bytes = await readChunk(n);
       const chunkHash = crypto.createHash('md5').update(bytes).digest('hex');
       const form = new FormData();
       const fields = {
@@ -55,7 +66,11 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
       if (res.status !== 200 || body?.code !== 200) throw new Error(`chunk ${n} of ${fileName}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
+  } finally {
+    await fh.close();
+  }
   const item = await apiOk(server, 'POST', `${BASE}/UploadMerge2`, { token, body: { fileId, relativePath, fileHash: hash } });
   return { rapid: false, item, fileId };
 }

@@ -1,0 +1,265 @@
+// Figure 3: upload and download at full speed. In one run, on the built server (SQLite, local
+// disk), against baselines measured on the same machine in the same run:
+// - a 1 GB file uploaded through the real page in headless chromium (hashing, transfer and
+//   merge read off the page's own calls), against one plain HTTP POST of the same file from
+//   the same browser to a minimal Node server that writes it to disk;
+// - the same 1 GB file uploaded again (instant upload), against hashing it alone;
+// - the server's resident memory while a 5 GB file is uploaded through the API;
+// - a zip of a folder of 1,000 files (1 GB) built by the server and downloaded, against
+//   `zip -0 -r` of the same files.
+// BENCH_UPLOAD_MB (default 1024), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
+// make the figure smaller for a quick look.
+import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { performance } from 'node:perf_hooks';
+import {
+  apiOk, createFolder, launchBrowser, login, personalRoot, signInThroughPage, startServer, waitForPath,
+} from '../../e2e/harness.mjs';
+import { md5File, uploadFile } from '../../e2e/uploadClient.mjs';
+import { ms, printTable, ratio } from '../lib/util.mjs';
+
+export const id = 'transfer';
+export const title = 'Figure 3: upload (chunked, instant) and zip download against plain baselines';
+
+const MB = 1024 * 1024;
+const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB || 1024);
+const BIG_MB = Number(process.env.BENCH_BIG_MB || 5000);
+const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES || 1000);
+const mbps = (bytes, millis) => `${(bytes / MB / (millis / 1000)).toFixed(0)} MB/s`;
+
+/** A file of `mb` MiB of random bytes (incompressible, as most large files are). */
+async function randomFile(file, mb) {
+  const block = crypto.randomBytes(8 * MB);
+  const out = fs.createWriteStream(file);
+  for (let written = 0; written < mb * MB; written += block.length) {
+    block.writeUInt32LE(written / block.length, 0); // no two blocks alike
+    if (!out.write(block.subarray(0, Math.min(block.length, mb * MB - written)))) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
+}
+
+/** The baseline: a page with a file input, and POST /upload that streams the body to disk. */
+async function startPlainServer(dir) {
+  const server = http.createServer(async (req, res) => {
+    if (req.method === 'POST' && req.url === '/upload') {
+      await pipeline(req, fs.createWriteStream(path.join(dir, 'plain-upload.bin')));
+      res.end('ok');
+      return;
+    }
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end('<!doctype html><input type="file" id="f">');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function plainPost(page, plain, file) {
+  await page.goto(plain.url);
+  await page.locator('#f').setInputFiles(file);
+  return page.evaluate(async () => {
+    const f = document.getElementById('f').files[0];
+    const t0 = performance.now();
+    const res = await fetch('/upload', { method: 'POST', body: f });
+    await res.text();
+    return performance.now() - t0;
+  });
+}
+
+/** Timings of the page's upload calls, from the request events. */
+function watchUploadCalls(page) {
+  const calls = [];
+  const onRequest = (r) => {
+    const m = /FileTransfer\/(CheckAndCreateFileInfo|UploadRapid2|UploadChunk2|UploadMerge2)/.exec(r.url());
+    if (m) calls.push({ name: m[1], request: r, start: performance.now(), end: null });
+  };
+  const onDone = (r) => {
+    const c = calls.find((x) => x.request === r);
+    if (c) c.end = performance.now();
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  return {
+    calls,
+    stop() {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+    },
+    first: (name) => calls.find((c) => c.name === name),
+    last: (name) => calls.filter((c) => c.name === name).at(-1),
+  };
+}
+
+/** Picks `file` through the folder page's 上传 menu and waits for the panel's 全部上传成功. */
+async function uploadThroughPage(page, server, folderPath, file) {
+  await page.goto(`${server.url}${folderPath}`);
+  await page.getByRole('button', { name: /上传/ }).first().click();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByText('上传文件', { exact: true }).click();
+  const watch = watchUploadCalls(page);
+  const t0 = performance.now();
+  await (await chooser).setFiles(file);
+  await page.getByText('全部上传成功').first().waitFor({ timeout: 30 * 60_000 });
+  const t1 = performance.now();
+  watch.stop();
+  return { total: t1 - t0, t0, watch };
+}
+
+/** Peak resident memory of a process while `work` runs (VmRSS every 50 ms). */
+async function peakRss(pid, work) {
+  const read = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  const before = read();
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, read());
+  }, 50);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return { before, peak };
+}
+
+export async function run() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-bench-transfer-'));
+  const server = await startServer();
+  const plain = await startPlainServer(dir);
+  const browser = await launchBrowser();
+  try {
+    const big = path.join(dir, `一个大文件-${UPLOAD_MB}MB.bin`);
+    let t = performance.now();
+    await randomFile(big, UPLOAD_MB);
+    console.log(`made a ${UPLOAD_MB} MB file in ${ms(performance.now() - t)}`);
+    const bytes = UPLOAD_MB * MB;
+
+    const admin = await login(server);
+    const root = await personalRoot(server, admin.token);
+    const first = await createFolder(server, admin.token, root.id, '上传测速');
+    const second = await createFolder(server, admin.token, root.id, '秒传测速');
+    const page = browser.page;
+
+    // baseline: one plain POST of the file from the same browser
+    const plainMs = await plainPost(page, plain, big);
+
+    await signInThroughPage(page, server, server.adminUser, server.adminPassword);
+    await waitForPath(page, '/file/personal');
+    const up = await uploadThroughPage(page, server, `/file/personal/${root.id}/${first.id}`, big);
+    const create = up.watch.first('CheckAndCreateFileInfo');
+    const rapidCall = up.watch.first('UploadRapid2');
+    const merge = up.watch.last('UploadMerge2');
+    if (!create?.end || !rapidCall || !merge?.end) throw new Error('the page did not make the expected upload calls');
+    const hashMs = rapidCall.start - create.end;
+    const transferMs = merge.start - rapidCall.end;
+    const mergeMs = merge.end - merge.start;
+
+    // the same content again, into another folder: instant upload
+    const again = await uploadThroughPage(page, server, `/file/personal/${root.id}/${second.id}`, big);
+    if (again.watch.calls.some((c) => c.name === 'UploadChunk2')) throw new Error('the second upload sent chunks: no instant upload');
+
+    // the stored file is the one sent
+    const sourceHash = await md5File(big);
+
+    printTable([
+      { key: 'what', title: `upload of ${UPLOAD_MB} MB` }, { key: 'time', title: 'time', align: 'right' },
+      { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs plain POST', align: 'right' },
+    ], [
+      { what: 'baseline: one plain POST to a minimal Node server', time: ms(plainMs), rate: mbps(bytes, plainMs), ratio: '1.00×' },
+      { what: '云文档 page, end to end (hashing included)', time: ms(up.total), rate: mbps(bytes, up.total), ratio: ratio(up.total, plainMs) },
+      { what: '  of which hashing (MD5 in a Web Worker)', time: ms(hashMs), rate: mbps(bytes, hashMs), ratio: '' },
+      { what: '  of which transfer (3 chunks in flight)', time: ms(transferMs), rate: mbps(bytes, transferMs), ratio: ratio(transferMs, plainMs) },
+      { what: '  of which merge (UploadMerge2)', time: ms(mergeMs), rate: '', ratio: '' },
+      { what: 'instant upload of the same file', time: ms(again.total), rate: '', ratio: `${ratio(again.total, hashMs)} of hashing alone` },
+    ]);
+    const throughputShare = plainMs / up.total;
+    console.log(`end-to-end throughput is ${(throughputShare * 100).toFixed(0)}% of the plain POST's (goal: at least 50%)`);
+
+    // server memory while a BIG_MB file goes up through the API (3 chunks in flight)
+    const huge = path.join(dir, `huge-${BIG_MB}MB.bin`);
+    t = performance.now();
+    await randomFile(huge, BIG_MB);
+    console.log(`\nmade a ${BIG_MB} MB file in ${ms(performance.now() - t)}`);
+    const hugeHash = await md5File(huge);
+    let hugeMs = 0;
+    const memory = await peakRss(server.pid, async () => {
+      const t0 = performance.now();
+      await uploadFile(server, admin.token, first.id, huge, { fileHash: hugeHash });
+      hugeMs = performance.now() - t0;
+    });
+    fs.rmSync(huge, { force: true });
+    const mb = (n) => `${(n / MB).toFixed(0)} MB`;
+    printTable([{ key: 'what', title: `server memory, ${BIG_MB} MB upload through the API` }, { key: 'v', title: 'RSS', align: 'right' }], [
+      { what: 'before', v: mb(memory.before) },
+      { what: `peak during the upload (${ms(hugeMs)}, ${mbps(BIG_MB * MB, hugeMs)})`, v: mb(memory.peak) },
+      { what: 'peak / before', v: ratio(memory.peak, memory.before) },
+    ]);
+
+    // zip download of a folder of ZIP_FILES files against zip -0 -r
+    const zipSource = path.join(dir, '打包源');
+    fs.mkdirSync(zipSource);
+    const exts = ['jpg', 'png', 'mp4', 'zip', 'pdf', 'docx', 'txt', 'xlsx'];
+    const eachMb = Math.max(1, Math.round(1024 / ZIP_FILES));
+    const block = crypto.randomBytes(eachMb * MB);
+    for (let i = 0; i < ZIP_FILES; i++) {
+      block.writeUInt32LE(i, 0);
+      fs.writeFileSync(path.join(zipSource, `文件${String(i).padStart(4, '0')}.${exts[i % exts.length]}`), block);
+    }
+    const zipFolder = await createFolder(server, admin.token, root.id, '打包测速');
+    t = performance.now();
+    const names = fs.readdirSync(zipSource);
+    let at = 0;
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (at < names.length) {
+        const name = names[at++];
+        await uploadFile(server, admin.token, zipFolder.id, path.join(zipSource, name));
+      }
+    }));
+    console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API in ${ms(performance.now() - t)}`);
+
+    const zipT0 = performance.now();
+    const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
+    let status;
+    for (;;) {
+      status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
+      if (status.downloadUrl) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const builtMs = performance.now() - zipT0;
+    const res = await fetch(new URL(status.downloadUrl, server.url), { headers: { Authorization: `Bearer ${admin.token}` } });
+    if (res.status !== 200) throw new Error(`zip download: HTTP ${res.status}`);
+    const ours = path.join(dir, 'ours.zip');
+    await pipeline(res.body, fs.createWriteStream(ours));
+    const zipMs = performance.now() - zipT0;
+    const zipT1 = performance.now();
+    execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
+    const plainZipMs = performance.now() - zipT1;
+    const zipBytes = ZIP_FILES * eachMb * MB;
+    printTable([
+      { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB` }, { key: 'time', title: 'time', align: 'right' },
+      { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs zip -0 -r', align: 'right' },
+    ], [
+      { what: 'baseline: zip -0 -r of the same files', time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
+      { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
+      { what: '云文档: DownloadTask, then the zip downloaded', time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
+    ]);
+
+    return {
+      uploadMb: UPLOAD_MB,
+      plainMs, totalMs: up.total, hashMs, transferMs, mergeMs, instantMs: again.total, throughputShare, sourceHash,
+      bigMb: BIG_MB, rssBefore: memory.before, rssPeak: memory.peak,
+      zipFiles: ZIP_FILES, plainZipMs, zipBuiltMs: builtMs, zipMs,
+    };
+  } finally {
+    await browser.close?.();
+    await plain.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
