@@ -33,24 +33,8 @@ export class BlobStore {
     if (content.length === 0) return null;
     const md5 = crypto.createHash('md5').update(content).digest('hex');
     const size = content.length;
-    const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
-    if (existing) {
-      await acquireBlob(db, existing.id);
-      return { id: existing.id, md5, size };
-    }
-    const row = await db
-      .insertInto('blobs')
-      .values({ md5, size, storage_key: '', ref_count: 1, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const storageKey = `${md5.slice(0, 2)}/${md5}-${row.id}`;
-    const file = this.pathOf(storageKey);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    await fs.promises.writeFile(temp, content);
-    await fs.promises.rename(temp, file);
-    await db.updateTable('blobs').set({ storage_key: storageKey }).where('id', '=', row.id).execute();
-    return { id: row.id, md5, size };
+    const claimed = await this.claim(db, md5, size, now, (temp) => fs.promises.writeFile(temp, content));
+    return claimed.blob;
   }
 
   /**
@@ -69,6 +53,33 @@ export class BlobStore {
     now: number = Date.now(),
   ): Promise<{ blob: BlobRef | null; created: string | null }> {
     if (size === 0) return { blob: null, created: null };
+    return this.claim(db, md5, size, now, async (temp) => {
+      try {
+        await fs.promises.link(stagingFile, temp);
+      } catch {
+        await fs.promises.copyFile(stagingFile, temp);
+        const fh = await fs.promises.open(temp, 'r+');
+        try {
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+      }
+    });
+  }
+
+  /**
+   * One more reference on the blob of that content, or a new blob whose file `write` makes at
+   * the temporary path given, renamed into place (atomic: the blob's file is either absent or
+   * complete) before the row gets its storage key.
+   */
+  private async claim(
+    db: Kysely<Database>,
+    md5: string,
+    size: number,
+    now: number,
+    write: (temp: string) => Promise<void>,
+  ): Promise<{ blob: BlobRef; created: string | null }> {
     const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
     if (existing) {
       await acquireBlob(db, existing.id);
@@ -84,18 +95,7 @@ export class BlobStore {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true });
     const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await fs.promises.link(stagingFile, temp);
-    } catch {
-      await fs.promises.copyFile(stagingFile, temp);
-      const fh = await fs.promises.open(temp, 'r+');
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    }
-    // atomic: the blob's file is either absent or complete
+    await write(temp);
     await fs.promises.rename(temp, file);
     await syncDir(dir);
     await db.updateTable('blobs').set({ storage_key: storageKey }).where('id', '=', row.id).execute();

@@ -447,6 +447,11 @@ export class UploadEngine {
   suspend(): void {
     this.stopCurrent();
     for (const entry of [...this.entries]) this.forgetRow(entry);
+    this.resetList();
+  }
+
+  /** After every row has left: an empty queue, no conflict, not paused. */
+  private resetList(): void {
     this.queue = [];
     this.conflict = null;
     this.conflictAll = null;
@@ -552,13 +557,7 @@ export class UploadEngine {
   cancelAll(): void {
     this.stopCurrent();
     for (const entry of [...this.entries]) this.drop(entry);
-    this.queue = [];
-    this.conflict = null;
-    this.conflictAll = null;
-    this.globallyPaused = false;
-    this.succeeded = [];
-    this.changed();
-    this.flushIdle();
+    this.resetList();
   }
 
   /**
