@@ -1,7 +1,7 @@
 // A page of 云文档's folder list holds up to 100 rows, of which a screen shows a dozen or two.
 // The first screen's rows are drawn at once and the rest of the page right after the browser
 // has painted them, so a full page opens as fast as a short one.
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /** Rows drawn before the first paint where the window's height is not known. */
 export const FIRST_SCREEN_ROWS = 30;
@@ -39,7 +39,8 @@ export function useFirstScreenFirst<T>(rows: T[], source: unknown, first = first
   const whole = rows.length <= first || complete === source;
   useEffect(() => {
     if (whole) return;
-    return afterPaint(() => setComplete(source));
+    // a transition: the rest is rendered in slices, the page stays responsive meanwhile
+    return afterPaint(() => startTransition(() => setComplete(source)));
   }, [whole, source]);
   return whole ? rows : rows.slice(0, first);
 }
