@@ -438,6 +438,17 @@ export async function createFolder(server, token, parentId, name) {
   return apiOk(server, 'POST', '/api/User/Files/CreateFile', { token, body: { parentId, name, type: 'folder' } });
 }
 
+/** The live items of a folder (up to 1,000), through the API. */
+export async function itemsOf(server, token, folderId) {
+  return (await apiOk(server, 'GET', `/api/User/Folders/${folderId}/Items?pageSize=1000`, { token })).items.data;
+}
+
+/** antd's OK button (it may put a space between the two characters). */
+export const OK_BUTTON = /^确\s*定$/;
+
+/** The row of the file list (not the folder tree) that shows `name`. */
+export const listRow = (page, name) => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) }).first();
+
 /** True when an API answer means "session expired" (HTTP 401 or envelope code 401). */
 export function isUnauthorized({ status, body }) {
   return status === 401 || (body && typeof body === 'object' && body.code === 401);

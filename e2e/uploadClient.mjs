@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { apiOk } from './harness.mjs';
 
 const BASE = '/api/User/FileTransfer';
@@ -73,4 +74,28 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
   }
   const item = await apiOk(server, 'POST', `${BASE}/UploadMerge2`, { token, body: { fileId, relativePath, fileHash: hash } });
   return { rapid: false, item, fileId };
+}
+
+/** The upload calls a page makes (name, start and end), from its request events. */
+export function watchUploadCalls(page) {
+  const calls = [];
+  const onRequest = (r) => {
+    const m = /FileTransfer\/(CheckAndCreateFileInfo|UploadRapid2|UploadChunk2|UploadMerge2)/.exec(r.url());
+    if (m) calls.push({ name: m[1], request: r, start: performance.now(), end: null });
+  };
+  const onDone = (r) => {
+    const c = calls.find((x) => x.request === r);
+    if (c) c.end = performance.now();
+  };
+  page.on('request', onRequest);
+  page.on('requestfinished', onDone);
+  return {
+    calls,
+    stop() {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+    },
+    first: (name) => calls.find((c) => c.name === name),
+    last: (name) => calls.filter((c) => c.name === name).at(-1),
+  };
 }

@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import {
   apiOk, createFolder, launchBrowser, login, personalRoot, signInThroughPage, startServer, waitForPath,
 } from '../../e2e/harness.mjs';
-import { md5File, uploadFile } from '../../e2e/uploadClient.mjs';
+import { md5File, uploadFile, watchUploadCalls } from '../../e2e/uploadClient.mjs';
 import { ms, printTable, ratio } from '../lib/util.mjs';
 
 export const id = 'transfer';
@@ -68,30 +68,6 @@ async function plainPost(page, plain, file) {
     await res.text();
     return performance.now() - t0;
   });
-}
-
-/** Timings of the page's upload calls, from the request events. */
-function watchUploadCalls(page) {
-  const calls = [];
-  const onRequest = (r) => {
-    const m = /FileTransfer\/(CheckAndCreateFileInfo|UploadRapid2|UploadChunk2|UploadMerge2)/.exec(r.url());
-    if (m) calls.push({ name: m[1], request: r, start: performance.now(), end: null });
-  };
-  const onDone = (r) => {
-    const c = calls.find((x) => x.request === r);
-    if (c) c.end = performance.now();
-  };
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  return {
-    calls,
-    stop() {
-      page.off('request', onRequest);
-      page.off('requestfinished', onDone);
-    },
-    first: (name) => calls.find((c) => c.name === name),
-    last: (name) => calls.filter((c) => c.name === name).at(-1),
-  };
 }
 
 /** Picks `file` through the folder page's 上传 menu and waits for the panel's 全部上传成功. */

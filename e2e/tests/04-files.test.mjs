@@ -3,18 +3,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  api, apiOk, createFolder, createUser, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath,
-  withBrowser,
+  OK_BUTTON, api, apiOk, createFolder, createUser, itemsOf, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 
 const T = { timeout: 240_000 };
 const notBuilt = missingBuilds();
-const OK_BUTTON = /^确\s*定$/;
 
 /** The live names in a folder, through the API. */
 async function namesIn(server, token, folderId) {
-  const result = await apiOk(server, 'GET', `/api/User/Folders/${folderId}/Items?pageSize=1000`, { token });
-  return result.items.data.map((i) => i.name);
+  return (await itemsOf(server, token, folderId)).map((i) => i.name);
 }
 
 describe('files', () => {

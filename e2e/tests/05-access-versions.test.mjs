@@ -5,13 +5,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  ADMIN_PASSWORD, ADMIN_USER, api, apiOk, createFolder, createUser, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath,
-  withBrowser,
+  ADMIN_PASSWORD, ADMIN_USER, OK_BUTTON, api, apiOk, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 
 const T = { timeout: 240_000 };
 const notBuilt = missingBuilds();
-const OK_BUTTON = /^确\s*定$/;
 
 async function publicRoot(server, token) {
   const [root] = await apiOk(server, 'GET', '/api/User/Folders/Public/RootFolders', { token });
@@ -22,12 +20,6 @@ async function createFile(server, token, parentId, name) {
   return apiOk(server, 'POST', '/api/User/Files/CreateFile', { token, body: { parentId, name, type: 'file' } });
 }
 
-async function itemsOf(server, token, folderId) {
-  return (await apiOk(server, 'GET', `/api/User/Folders/${folderId}/Items?pageSize=1000`, { token })).items.data;
-}
-
-/** The row of the file list (not the folder tree) that shows `name`. */
-const listRow = (page, name) => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) }).first();
 
 /** The context menu of a row of the file list, opened with a right click on its name. */
 async function contextMenu(page, name) {

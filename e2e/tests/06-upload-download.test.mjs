@@ -9,18 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import { apiOk, createFolder, createUser, login, missingBuilds, personalRoot, ROOT, signInThroughPage, startServer, waitForPath, withBrowser } from '../harness.mjs';
+import {
+  OK_BUTTON, ROOT, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
+} from '../harness.mjs';
+import { watchUploadCalls } from '../uploadClient.mjs';
 
 const yauzl = createRequire(path.join(ROOT, 'server', 'package.json'))('yauzl');
 const T = { timeout: 300_000 };
 const notBuilt = missingBuilds();
-const OK_BUTTON = /^确\s*定$/;
 
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('hex');
-
-async function itemsOf(server, token, folderId) {
-  return (await apiOk(server, 'GET', `/api/User/Folders/${folderId}/Items?pageSize=1000`, { token })).items.data;
-}
 
 /** Every entry of a zip file: name → content (directories end with /, content null). */
 function readZip(file) {
@@ -51,23 +49,10 @@ function readZip(file) {
   });
 }
 
-/** The row of the file list (not the folder tree) that shows `name`. */
-const listRow = (page, name) => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) }).first();
 const panel = (page) => page.getByTestId('upload-panel');
 
 async function waitAllUploaded(page) {
   await panel(page).getByTestId('upload-panel-status').getByText('全部上传成功').waitFor({ timeout: 120_000 });
-}
-
-/** Uploads requests seen on the page, by call name. */
-function watchCalls(page) {
-  const names = [];
-  const on = (r) => {
-    const m = /FileTransfer\/(CheckAndCreateFileInfo|UploadRapid2|UploadChunk2|UploadMerge2)/.exec(r.url());
-    if (m) names.push(m[1]);
-  };
-  page.on('request', on);
-  return { names, stop: () => page.off('request', on) };
 }
 
 describe('upload and download', () => {
@@ -213,12 +198,13 @@ describe('upload and download', () => {
       // the same content into another folder: no chunk is sent
       await page.goto(`${server.url}/file/personal/${other.idPath}`);
       await page.getByRole('button', { name: /上传/ }).first().waitFor();
-      const calls = watchCalls(page);
+      const calls = watchUploadCalls(page);
       await page.locator('input[data-upload-input="files"]').setInputFiles(big);
       await waitAllUploaded(page);
       calls.stop();
-      assert.ok(calls.names.includes('UploadRapid2'), `calls: ${calls.names}`);
-      assert.ok(!calls.names.includes('UploadChunk2'), `an instant upload sends no chunk: ${calls.names}`);
+      const made = calls.calls.map((c) => c.name);
+      assert.ok(made.includes('UploadRapid2'), `calls: ${made}`);
+      assert.ok(!made.includes('UploadChunk2'), `an instant upload sends no chunk: ${made}`);
       await panel(page).getByText('秒传成功').first().waitFor();
       const copy = (await itemsOf(server, session.token, other.id)).find((i) => i.name === '大文件.bin');
       assert.equal(copy?.size, bigContent.length);

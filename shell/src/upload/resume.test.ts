@@ -1,24 +1,14 @@
 // Rows a reload broke off: listed again for the same user, waiting for their file.
-import { createStorage, UploadStatus, type UploadPath } from '@app/shared';
+import { UploadStatus, type UploadPath } from '@app/shared';
 import { UploadEngine, type UploadEngineDeps } from './engine/engine';
 import { FakeServer } from './engine/fakeServer';
 import { createHasher } from './engine/hasher';
 import { createTaskStore } from './engine/taskStore';
+import { memoryStorage } from './engine/memoryStorage';
 
 const folder: UploadPath = { wjFileId: '42', type: 2, namePath: '/个人文件/资料', idPath: '2/42' };
 const content = 'abcdefghijklmnop'; // 4 chunks of 4
 const fileOf = (text = content, name = '视频.mp4') => new File([text], name, { lastModified: 123 });
-
-function memoryStorage() {
-  const map = new Map<string, string>();
-  const area = {
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-    clear: () => map.clear(),
-  } as unknown as Storage;
-  return createStorage(() => area);
-}
 
 function engineOn(server: FakeServer, storage: ReturnType<typeof memoryStorage>, owner: string | null, extra: Partial<UploadEngineDeps> = {}) {
   let id = 0;

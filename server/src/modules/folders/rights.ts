@@ -8,6 +8,11 @@ import type { FeaturePolicy } from '../settings/schemas';
 export const SPACE_ENTERPRISE = 1;
 export const SPACE_PERSONAL = 2;
 
+/** Who owns an item made in `parent` by `userId`: a personal space's owner, else its maker. */
+export function ownerOfNew(parent: { space_type: number; owner_id: number }, userId: number): number {
+  return Number(parent.space_type) === SPACE_PERSONAL ? parent.owner_id : userId;
+}
+
 /** Access levels (docs/integration.md, "Rights: levels and how they are found"). */
 export const LEVEL = { none: 0, preview: 1, download: 2, edit: 3, manage: 4 } as const;
 export type Level = (typeof LEVEL)[keyof typeof LEVEL];

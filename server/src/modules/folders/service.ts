@@ -26,7 +26,7 @@ import {
   type ItemWithOwner,
   type TreeRow,
 } from './repository';
-import { LEVEL, permissionsFor, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights, type Rights, type RightsService } from './rights';
+import { LEVEL, ownerOfNew, permissionsFor, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights, type Rights, type RightsService } from './rights';
 import { addFirstVersion, addMasterVersion, copyMasterVersion, dropVersionsOf, masterContent } from '../versions/repository';
 import type { BlobStore } from '../versions/blobs';
 import { resolveTargets, shortcutInItsTarget, shortcutWouldLandInTarget } from './shortcuts';
@@ -243,7 +243,7 @@ export class FoldersService {
         const row = await insertItem(trx, {
           parent,
           spaceType: parent.space_type,
-          ownerId: parent.space_type === SPACE_PERSONAL ? parent.owner_id : user.id,
+          ownerId: ownerOfNew(parent, user.id),
           name,
           type: body.type,
           extension: body.type === 'file' ? extensionOf(name) : '',

@@ -5,7 +5,7 @@ import type { Database, ItemRow, UserRow } from '../../db/types';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import { belowPath, findLiveItem, insertItem, itemNameKey, liveNameTaken, touchItem, type ItemWithOwner } from './repository';
-import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type Rights, type RightsRow } from './rights';
+import { LEVEL, ownerOfNew, SPACE_ENTERPRISE, SPACE_PERSONAL, type Rights, type RightsRow } from './rights';
 import type { Item, ShortcutBody } from './schemas';
 import { DUPLICATE_NAME, freeName, type FoldersService } from './service';
 
@@ -93,7 +93,7 @@ export class ShortcutsService {
         const row = await insertItem(trx, {
           parent,
           spaceType: parent.space_type,
-          ownerId: parent.space_type === SPACE_PERSONAL ? parent.owner_id : user.id,
+          ownerId: ownerOfNew(parent, user.id),
           name,
           type: 'shortcut',
           extension: target.type === 'file' ? target.extension : '',

@@ -17,7 +17,7 @@ import {
   rewriteSubtree,
   touchItem,
 } from '../folders/repository';
-import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
+import { LEVEL, ownerOfNew, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { childNamePath, DUPLICATE_NAME, extensionOf, freeName, parentNamePath, type FoldersService } from '../folders/service';
 import { editableAnchors, expiredTops, findDeletedTops, listDeleted, type RecycleScope } from './repository';
@@ -175,7 +175,7 @@ export class RecycleService {
       const made = await insertItem(trx, {
         parent: folder,
         spaceType: folder.space_type,
-        ownerId: folder.space_type === SPACE_PERSONAL ? folder.owner_id : user.id,
+        ownerId: ownerOfNew(folder, user.id),
         name: folderName,
         type: 'folder',
         extension: '',

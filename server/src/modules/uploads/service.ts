@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database, ItemRow, ShareRow, UploadSessionRow, UserRow } from '../../db/types';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { findItemsWithOwner, findLiveItem, insertItem, itemNameKey, liveNameOwner, markDeleted, touchItem } from '../folders/repository';
-import { LEVEL, SPACE_PERSONAL, type LoadedRights, type RightsService } from '../folders/rights';
+import { LEVEL, ownerOfNew, SPACE_PERSONAL, type LoadedRights, type RightsService } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
@@ -15,7 +15,7 @@ import type { SettingsService } from '../settings/service';
 import { accessKeyMatches, findShare } from '../shares/repository';
 import { findUserById } from '../users/repository';
 import { acquireBlob, type BlobStore } from '../versions/blobs';
-import { addMasterVersion } from '../versions/repository';
+import { addFirstVersion, addMasterVersion } from '../versions/repository';
 import {
   claimSession,
   deleteSession,
@@ -217,10 +217,6 @@ export class UploadsService {
     const personalQuota = quota ?? (await this.settings.uploadPolicy()).personalQuota;
     if (!personalQuota) return;
     if ((await quotaUsed(db, folder.owner_id)) + size > personalQuota) throw overQuota();
-  }
-
-  private ownerIn(folder: ItemRow, actor: Actor): number {
-    return folder.space_type === SPACE_PERSONAL ? folder.owner_id : actor.user.id;
   }
 
   // ---- 1. create ------------------------------------------------------------------------
@@ -553,7 +549,7 @@ export class UploadsService {
             const made = await insertItem(trx, {
               parent,
               spaceType: parent.space_type,
-              ownerId: this.ownerIn(parent, actor),
+              ownerId: ownerOfNew(parent, actor.user.id),
               name,
               type: 'folder',
               extension: '',
@@ -600,17 +596,14 @@ export class UploadsService {
             const row = await insertItem(trx, {
               parent,
               spaceType: parent.space_type,
-              ownerId: this.ownerIn(parent, actor),
+              ownerId: ownerOfNew(parent, actor.user.id),
               name,
               type: 'file',
               extension: extensionOf(name),
               size,
               now,
             });
-            await trx
-              .insertInto('file_versions')
-              .values({ item_id: row.id, version_no: 1, blob_id: blobId, size, md5: version.md5, is_master: 1, creator_id: actor.user.id, created_at: now })
-              .execute();
+            await addFirstVersion(trx, row.id, actor.user.id, now, version);
             resultId = row.id;
           }
           await touchItem(trx, parent.id, now);

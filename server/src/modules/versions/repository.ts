@@ -72,11 +72,17 @@ export async function addMasterVersion(
   return row;
 }
 
-/** Version 1 (the master) of a new empty file. */
-export async function addFirstVersion(db: Kysely<Database>, itemId: number, creatorId: number, now: number): Promise<void> {
+/** Version 1 (the master) of a new file: empty unless `content` is given (the content's blob already acquired). */
+export async function addFirstVersion(
+  db: Kysely<Database>,
+  itemId: number,
+  creatorId: number,
+  now: number,
+  content: VersionContent = { blobId: null, size: 0, md5: null },
+): Promise<void> {
   await db
     .insertInto('file_versions')
-    .values({ item_id: itemId, version_no: 1, blob_id: null, size: 0, md5: null, is_master: 1, creator_id: creatorId, created_at: now })
+    .values({ item_id: itemId, version_no: 1, blob_id: content.blobId, size: content.size, md5: content.md5, is_master: 1, creator_id: creatorId, created_at: now })
     .execute();
 }
 

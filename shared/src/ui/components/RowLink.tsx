@@ -2,7 +2,7 @@
 // folder shows up to 100 rows, each with several links: antd's Typography.Link costs a set of
 // style hooks per link, so these are plain anchors sharing one class whose colours come from
 // the theme once per page.
-import { useInsertionEffect, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useInsertionEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { theme } from 'antd';
 
 const STYLE_ID = 'app-row-link-style';
@@ -15,8 +15,7 @@ export function useRowLinkStyle(): void {
     `.${ROW_LINK_CLASS}{color:${token.colorLink};cursor:pointer;text-decoration:none;transition:color .2s;outline:none}` +
     `.${ROW_LINK_CLASS}:hover{color:${token.colorLinkHover}}` +
     `.${ROW_LINK_CLASS}:active{color:${token.colorLinkActive}}` +
-    `.${ROW_LINK_CLASS}:focus-visible{outline:2px solid ${token.colorPrimaryBorder};outline-offset:1px;border-radius:2px}` +
-    `.${ROW_LINK_CLASS}.${ROW_LINK_CLASS}-danger{color:${token.colorError}}`;
+    `.${ROW_LINK_CLASS}:focus-visible{outline:2px solid ${token.colorPrimaryBorder};outline-offset:1px;border-radius:2px}`;
   useInsertionEffect(() => {
     let el = document.getElementById(STYLE_ID) as HTMLStyleElement | null;
     if (!el) {
@@ -29,23 +28,22 @@ export function useRowLinkStyle(): void {
 }
 
 export interface RowLinkProps {
-  onClick: (e: MouseEvent<HTMLAnchorElement>) => void;
+  onClick: () => void;
   children: ReactNode;
   'aria-label'?: string;
   title?: string;
-  danger?: boolean;
 }
 
 /** A link-looking action: reachable by Tab, started by Enter or Space as well as a click. */
-export function RowLink({ onClick, children, danger, ...rest }: RowLinkProps) {
+export function RowLink({ onClick, children, ...rest }: RowLinkProps) {
   const onKeyDown = (e: KeyboardEvent<HTMLAnchorElement>) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      onClick(e as unknown as MouseEvent<HTMLAnchorElement>);
+      onClick();
     }
   };
   return (
-    <a className={danger ? `${ROW_LINK_CLASS} ${ROW_LINK_CLASS}-danger` : ROW_LINK_CLASS} tabIndex={0} onClick={onClick} onKeyDown={onKeyDown} {...rest}>
+    <a className={ROW_LINK_CLASS} tabIndex={0} onClick={() => onClick()} onKeyDown={onKeyDown} {...rest}>
       {children}
     </a>
   );

@@ -1,10 +1,11 @@
 import SparkMD5 from 'spark-md5';
-import { createStorage, PanelStatus, UploadStatus, type UploadPath } from '@app/shared';
+import { PanelStatus, UploadStatus, type UploadPath } from '@app/shared';
 import { UploadEngine, type UploadEngineDeps } from './engine';
 import { FakeServer } from './fakeServer';
 import { createHasher, type Hasher, type HashWorker } from './hasher';
 import { handleHashRequest, type HashMessage, type HashRequest } from './md5';
 import { createTaskStore } from './taskStore';
+import { memoryStorage } from './memoryStorage';
 
 const folder: UploadPath = { wjFileId: '42', type: 2, namePath: '/个人文件/资料', idPath: '2/42' };
 
@@ -17,17 +18,6 @@ function chunkHashesOf(content: string, chunkSize: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < content.length; i += chunkSize) out.push(SparkMD5.hash(content.slice(i, i + chunkSize)));
   return out;
-}
-
-function memoryStorage() {
-  const map = new Map<string, string>();
-  const area = {
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-    clear: () => map.clear(),
-  } as unknown as Storage;
-  return createStorage(() => area);
 }
 
 function setup(overrides: Partial<UploadEngineDeps> = {}) {

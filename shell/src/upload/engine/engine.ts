@@ -115,6 +115,57 @@ const SPEED_WINDOW_MS = 500;
 /** At most this long between two progress updates the panel sees for a file being sent. */
 const PROGRESS_SHOWN_EVERY_MS = 200;
 
+/** A row as it is first listed: nothing hashed or sent yet. A refused file is an error row. */
+function freshItem(o: {
+  id: string;
+  name: string;
+  size: number;
+  path: UploadPath;
+  folderId: string;
+  taskId: string;
+  fileId: string | null;
+  relativePath: string;
+  status: UploadStatus;
+  msg: string;
+  error: boolean;
+  needsFile: boolean;
+}): UploadItem {
+  const shareId = o.path.shareId ?? null;
+  return {
+    id: o.id,
+    name: o.name,
+    fileName: o.name,
+    size: o.size,
+    type: o.path.type ?? null,
+    fileType: fileExtension(o.name),
+    relativePath: o.relativePath,
+    path: { ...o.path },
+    folderId: o.folderId,
+    taskId: o.taskId,
+    strategy: null,
+    fileId: o.fileId,
+    uniqueIdentifier: null,
+    batchNumber: o.path.batchNumber ?? shareId,
+    shareId,
+    namePath: o.path.namePath ?? '',
+    idPath: o.path.idPath ?? '',
+    status: o.status,
+    speed: 0,
+    mathPro: 0,
+    uploadedSize: 0,
+    md5verify: 0,
+    isMD5Compute: false,
+    isHovered: false,
+    uploadTime: null,
+    msg: o.msg,
+    error: o.error,
+    completed: false,
+    isFolder: o.relativePath.includes('/'),
+    refused: o.error,
+    needsFile: o.needsFile,
+  };
+}
+
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Aborted());
@@ -325,44 +376,33 @@ export class UploadEngine {
     const remembered = refusal
       ? null
       : this.deps.tasks.find(fingerprint, busy);
-    const id = this.deps.createId();
-    const item: UploadItem = {
-      id,
-      name,
-      fileName: name,
-      size: file?.size ?? 0,
-      type: target.type ?? null,
-      fileType: fileExtension(name),
+    const entry = this.listEntry(
+      freshItem({
+        id: this.deps.createId(),
+        name,
+        size: file?.size ?? 0,
+        path: target,
+        folderId,
+        taskId: remembered?.taskId ?? this.deps.createId(),
+        fileId: null,
+        relativePath,
+        status: refusal ? UploadStatus.Error : this.globallyPaused ? UploadStatus.Paused : UploadStatus.Waiting,
+        msg: refusal,
+        error: Boolean(refusal),
+        needsFile: false,
+      }),
+      file,
       relativePath,
-      path: { ...target },
-      folderId,
-      taskId: remembered?.taskId ?? this.deps.createId(),
-      strategy: null,
-      fileId: null,
-      uniqueIdentifier: null,
-      batchNumber: target.batchNumber ?? shareId,
-      shareId,
-      namePath: target.namePath ?? '',
-      idPath: target.idPath ?? '',
-      status: refusal ? UploadStatus.Error : this.globallyPaused ? UploadStatus.Paused : UploadStatus.Waiting,
-      speed: 0,
-      mathPro: 0,
-      uploadedSize: 0,
-      md5verify: 0,
-      isMD5Compute: false,
-      isHovered: false,
-      uploadTime: null,
-      msg: refusal,
-      error: Boolean(refusal),
-      completed: false,
-      isFolder: relativePath.includes('/'),
-      refused: Boolean(refusal),
-      needsFile: false,
-    };
-    const entry: Entry = { item, file, addedPath: relativePath, fileHash: null, chunkHashes: null, refused: Boolean(refusal) };
+    );
+    if (!refusal) this.queue.push(entry.item.id);
+    return entry;
+  }
+
+  /** Puts a new row on the list. */
+  private listEntry(item: UploadItem, file: File | null, addedPath: string): Entry {
+    const entry: Entry = { item, file, addedPath, fileHash: null, chunkHashes: null, refused: Boolean(item.refused) };
     this.entries.push(entry);
-    this.byId.set(id, entry);
-    if (!refusal) this.queue.push(id);
+    this.byId.set(item.id, entry);
     return entry;
   }
 
@@ -380,43 +420,24 @@ export class UploadEngine {
     for (const record of this.deps.tasks.list()) {
       if ((record.owner ?? null) !== owner || listed.has(record.taskId)) continue;
       const path: UploadPath = record.path ? { ...record.path } : { wjFileId: record.folderId, shareId: record.shareId };
-      const id = this.deps.createId();
-      const item: UploadItem = {
-        id,
-        name: record.name,
-        fileName: record.name,
-        size: record.size,
-        type: path.type ?? null,
-        fileType: fileExtension(record.name),
-        relativePath: record.relativePath,
-        path,
-        folderId: record.folderId,
-        taskId: record.taskId,
-        strategy: null,
-        fileId: record.fileId,
-        uniqueIdentifier: null,
-        batchNumber: path.batchNumber ?? record.shareId,
-        shareId: record.shareId,
-        namePath: path.namePath ?? '',
-        idPath: path.idPath ?? '',
-        status: UploadStatus.Paused,
-        speed: 0,
-        mathPro: 0,
-        uploadedSize: 0,
-        md5verify: 0,
-        isMD5Compute: false,
-        isHovered: false,
-        uploadTime: null,
-        msg: UPLOAD_TEXT.repick,
-        error: false,
-        completed: false,
-        isFolder: record.relativePath.includes('/'),
-        refused: false,
-        needsFile: true,
-      };
-      const entry: Entry = { item, file: null, addedPath: record.relativePath, fileHash: null, chunkHashes: null, refused: false };
-      this.entries.push(entry);
-      this.byId.set(id, entry);
+      this.listEntry(
+        freshItem({
+          id: this.deps.createId(),
+          name: record.name,
+          size: record.size,
+          path,
+          folderId: record.folderId,
+          taskId: record.taskId,
+          fileId: record.fileId,
+          relativePath: record.relativePath,
+          status: UploadStatus.Paused,
+          msg: UPLOAD_TEXT.repick,
+          error: false,
+          needsFile: true,
+        }),
+        null,
+        record.relativePath,
+      );
       listed.add(record.taskId);
       count += 1;
     }
