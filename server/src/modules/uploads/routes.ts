@@ -241,5 +241,6 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
     timer = null;
+    await uploads.close();
   });
 };

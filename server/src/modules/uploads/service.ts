@@ -30,6 +30,7 @@ import {
   touchSession,
 } from './repository';
 import type { CheckAndCreateBody, CheckAndCreateResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
+import { UploadHashing, type StagedFile } from './hashing';
 import { ChunkTooLong, type Staging } from './staging';
 
 export interface UploadLimits {
@@ -95,13 +96,6 @@ export function folderNamesOf(relativePath: string | null | undefined): string[]
   return names.map((p) => validItemName(p));
 }
 
-/** The running MD5 of a session's contiguous prefix of chunks (kept in memory only). */
-interface PrefixState {
-  hash: crypto.Hash;
-  /** chunks 1..upTo are in `hash` */
-  upTo: number;
-}
-
 /** Where an upload lands: the deepest folder of its path that exists, and the names to make below it. */
 interface Place {
   deepest: ItemRow;
@@ -109,7 +103,8 @@ interface Place {
 }
 
 export class UploadsService {
-  private readonly prefix = new Map<string, PrefixState>();
+  /** chunk MD5s and each session's running prefix MD5, in a worker thread */
+  private readonly hashing = new UploadHashing();
   private readonly locks = new Map<string, Promise<void>>();
 
   constructor(
@@ -136,6 +131,11 @@ export class UploadsService {
       release();
       if (this.locks.get(key) === tail) this.locks.delete(key);
     }
+  }
+
+  /** Stops the hashing worker (the server is closing). */
+  close(): Promise<void> {
+    return this.hashing.close();
   }
 
   options(): FileUploadOptions {
@@ -182,7 +182,7 @@ export class UploadsService {
   /** Removes a session, its chunks and its staging file. */
   private async discard(id: string): Promise<void> {
     await deleteSession(this.db, id);
-    this.prefix.delete(id);
+    this.hashing.forget(id);
     await this.staging.remove(id);
   }
 
@@ -317,7 +317,7 @@ export class UploadsService {
       updated_at: now,
     });
     await this.staging.create(id);
-    this.prefix.set(id, { hash: crypto.createHash('md5'), upTo: 0 });
+    this.hashing.open(id);
     return { conflictType: 0, conflictStrategies: [], fileInfo: { fileId: id, fileName: name }, uploadedChunks: [], batchNumber };
   }
 
@@ -361,27 +361,25 @@ export class UploadsService {
 
     return this.withLock(`chunk:${session.id}:${n}`, async () => {
       const recorded = await findChunk(this.db, session.id, n);
-      let written: { bytes: number; md5: string };
-      let candidate: crypto.Hash | undefined;
       if (recorded) {
-        written = await readOnly(file, expected);
+        // sent again: read and checked, never written again
+        const again = await readOnly(file, expected);
+        if (again.bytes !== expected) throw incomplete(n, again.bytes, expected);
+        if (again.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
+        if (recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
       } else {
-        const state = this.prefix.get(session.id);
-        candidate = state && state.upTo === n - 1 ? state.hash.copy() : undefined;
+        let bytes: number;
         try {
-          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, candidate);
+          bytes = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected);
         } catch (err) {
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
           throw err;
         }
-      }
-      if (written.bytes !== expected) throw badRequest(`第 ${n} 个分片不完整：收到 ${written.bytes} 字节，应为 ${expected} 字节`);
-      if (written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
-      if (recorded && recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
-      const now = Date.now();
-      if (!recorded) {
+        if (bytes !== expected) throw incomplete(n, bytes, expected);
+        const md5 = await this.hashing.chunk(this.staged(session), n, hash);
+        if (md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         try {
-          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash, created_at: now });
+          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash, created_at: Date.now() });
         } catch (err) {
           if (isUniqueViolation(err)) {
             /* recorded by a parallel request meanwhile */
@@ -392,56 +390,30 @@ export class UploadsService {
           }
         }
       }
-      if (!(await touchSession(this.db, session.id, now))) throw notFound(SESSION_GONE);
-      if (candidate) {
-        const c = candidate;
-        await this.withLock(`prefix:${session.id}`, async () => {
-          const state = this.prefix.get(session.id);
-          if (state && state.upTo === n - 1) {
-            state.hash = c;
-            state.upTo = n;
-          }
-        });
-      }
+      if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
       const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));
-      await this.advancePrefix(session, chunks).catch(() => this.prefix.delete(session.id));
       return { chunkNumber: n, uploadedChunks: chunks };
     });
   }
 
-  /**
-   * Moves the running prefix hash over chunks that arrived early and are recorded, reading them
-   * back from the staging file (at most the few that overtook each other). Without a state
-   * (after a restart) nothing happens here: the merge rebuilds it from disk.
-   */
-  private async advancePrefix(session: UploadSessionRow, recorded: number[]): Promise<void> {
-    const have = new Set(recorded);
-    await this.withLock(`prefix:${session.id}`, async () => {
-      const state = this.prefix.get(session.id);
-      if (!state) return;
-      let last = state.upTo;
-      while (have.has(last + 1)) last += 1;
-      if (last === state.upTo) return;
-      const chunk = Number(session.chunk_size);
-      const end = Math.min(Number(session.size), last * chunk);
-      await this.staging.hashRange(session.id, state.upTo * chunk, end, state.hash);
-      state.upTo = last;
-    });
+  private staged(session: UploadSessionRow): StagedFile {
+    return {
+      session: session.id,
+      file: this.staging.pathOf(session.id),
+      chunkSize: Number(session.chunk_size),
+      size: Number(session.size),
+    };
   }
 
-  /** The MD5 of the whole staged file: the prefix hash, finished from disk where it stops short. */
-  private async wholeHash(session: UploadSessionRow): Promise<string> {
-    return this.withLock(`prefix:${session.id}`, async () => {
-      const state = this.prefix.get(session.id) ?? { hash: crypto.createHash('md5'), upTo: 0 };
-      this.prefix.delete(session.id);
-      const chunk = Number(session.chunk_size);
-      const size = Number(session.size);
-      const start = Math.min(size, state.upTo * chunk);
-      await this.staging.hashRange(session.id, start, size, state.hash);
-      state.upTo = Number(session.total_chunks);
-      this.prefix.set(session.id, state);
-      return state.hash.copy().digest('hex');
-    });
+  /**
+   * The MD5 of the whole staged file: the prefix hash, finished from disk where it stops short.
+   * When it differs from `expected`, it is made once more from the file's start, whatever was
+   * known, before the upload is refused.
+   */
+  private async wholeHash(session: UploadSessionRow, expected: string): Promise<string> {
+    const staged = this.staged(session);
+    const md5 = await this.hashing.digest(staged);
+    return md5 === expected ? md5 : this.hashing.digest(staged, true);
   }
 
   // ---- 3. instant upload ----------------------------------------------------------------
@@ -490,7 +462,7 @@ export class UploadsService {
       if (chunks.length < total) {
         throw new AppError(409, 40902, `还有 ${total - chunks.length} 个分片未上传完成，请继续上传后再完成`);
       }
-      const md5 = await this.wholeHash(session);
+      const md5 = await this.wholeHash(session, fileHash);
       if (md5 !== fileHash) {
         await this.discard(session.id);
         throw hashMismatch('文件校验失败（MD5 不一致），文件未保存，请重新上传');
@@ -612,7 +584,7 @@ export class UploadsService {
           return resultId;
         });
         // committed: the staging file is no longer needed
-        this.prefix.delete(session.id);
+        this.hashing.forget(session.id);
         await this.staging.remove(session.id);
         return this.itemFor(actor, itemId, policy, env);
       } catch (err) {
@@ -661,7 +633,7 @@ export class UploadsService {
       const keep = new Set(open.map((o) => o.id));
       for (const id of slice) {
         if (!keep.has(id)) {
-          this.prefix.delete(id);
+          this.hashing.forget(id);
           await this.staging.remove(id);
         }
       }
@@ -672,6 +644,10 @@ export class UploadsService {
 
 function splitDir(dir: string): string[] {
   return dir ? dir.split('/') : [];
+}
+
+function incomplete(n: number, bytes: number, expected: number): AppError {
+  return badRequest(`第 ${n} 个分片不完整：收到 ${bytes} 字节，应为 ${expected} 字节`);
 }
 
 function tooLong(n: number, expected: number): AppError {

@@ -1,0 +1,180 @@
+// The MD5 work of uploads, off the event loop. One worker thread reads each chunk back from
+// its staging file once it is written (from the page cache) and, in that one read, makes the
+// chunk's own MD5 (checked against its ChunkHash) and moves the session's running MD5 of its
+// contiguous prefix, so that the merge finds the whole file's MD5 ready. Chunks that arrive
+// ahead of their turn are added to the prefix when the gap before them is filled.
+// The worker keeps its state in memory only: after a restart, or if the worker died, the merge
+// hashes the staging file from its start.
+import { Worker } from 'node:worker_threads';
+
+/** The worker's code (CommonJS, evaluated as is: it must not depend on the build). */
+const WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+
+const PIECE = 1 << 20;
+const piece = Buffer.allocUnsafe(PIECE);
+/** session id -> { hash, upTo: chunks 1..upTo are in hash, ahead: checked chunks past upTo } */
+const sessions = new Map();
+
+/** Feeds bytes [start, end) of file into every hash of hashes. */
+function feed(file, start, end, hashes) {
+  if (end <= start) return;
+  const fd = fs.openSync(file, 'r');
+  try {
+    let at = start;
+    while (at < end) {
+      const got = fs.readSync(fd, piece, 0, Math.min(PIECE, end - at), at);
+      if (got <= 0) throw new Error('staging file shorter than recorded');
+      const bytes = got === PIECE ? piece : piece.subarray(0, got);
+      for (const h of hashes) h.update(bytes);
+      at += got;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const rangeOf = (n, m) => [(n - 1) * m.chunkSize, Math.min(m.size, n * m.chunkSize)];
+
+const ops = {
+  open(m) {
+    sessions.set(m.session, { hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() });
+  },
+  chunk(m) {
+    const state = sessions.get(m.session);
+    const own = crypto.createHash('md5');
+    const next = state && state.upTo === m.n - 1 ? state.hash.copy() : null;
+    const [start, end] = rangeOf(m.n, m);
+    feed(m.file, start, end, next ? [own, next] : [own]);
+    const md5 = own.digest('hex');
+    if (state && md5 === m.expected) {
+      if (next) {
+        state.hash = next;
+        state.upTo = m.n;
+      } else if (m.n > state.upTo) {
+        state.ahead.add(m.n);
+      }
+      while (state.ahead.has(state.upTo + 1)) {
+        const k = state.upTo + 1;
+        const [s, e] = rangeOf(k, m);
+        feed(m.file, s, e, [state.hash]);
+        state.ahead.delete(k);
+        state.upTo = k;
+      }
+    }
+    return md5;
+  },
+  digest(m) {
+    let state = m.fresh ? null : sessions.get(m.session);
+    if (!state) {
+      state = { hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() };
+      sessions.set(m.session, state);
+    }
+    const total = Math.max(1, Math.ceil(m.size / m.chunkSize));
+    feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, [state.hash]);
+    state.upTo = total;
+    state.ahead.clear();
+    return state.hash.copy().digest('hex');
+  },
+  forget(m) {
+    sessions.delete(m.session);
+  },
+};
+
+parentPort.on('message', (m) => {
+  try {
+    const result = ops[m.op](m);
+    if (m.id) parentPort.postMessage({ id: m.id, result });
+  } catch (err) {
+    if (m.id) parentPort.postMessage({ id: m.id, error: err && err.message ? err.message : String(err) });
+  }
+});
+`;
+
+/** Where a session's chunks are: its staging file, its chunk size and its total size. */
+export interface StagedFile {
+  session: string;
+  file: string;
+  chunkSize: number;
+  size: number;
+}
+
+interface Pending {
+  resolve(value: string): void;
+  reject(error: Error): void;
+}
+
+export class UploadHashing {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private lastId = 0;
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    // an idle worker must not keep the process alive
+    worker.unref();
+    worker.on('message', (m: { id: number; result?: string; error?: string }) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.result ?? '');
+    });
+    const lost = (err: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      const waiting = [...this.pending.values()];
+      this.pending.clear();
+      for (const p of waiting) p.reject(err);
+    };
+    worker.on('error', lost);
+    worker.on('exit', () => lost(new Error('upload hashing worker stopped')));
+    this.worker = worker;
+    return worker;
+  }
+
+  private ask(message: Record<string, unknown>): Promise<string> {
+    const worker = this.start();
+    const id = ++this.lastId;
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  private tell(message: Record<string, unknown>): void {
+    // nothing to tell a worker that is not running: it holds no state
+    if (message.op === 'open' || this.worker) this.start().postMessage(message);
+  }
+
+  /** A new session: its prefix hash starts empty. */
+  open(session: string): void {
+    this.tell({ op: 'open', session });
+  }
+
+  /** The MD5 of chunk `n` as written in the staging file; the prefix moves if it matches `expected`. */
+  chunk(staged: StagedFile, n: number, expected: string): Promise<string> {
+    return this.ask({ op: 'chunk', ...staged, n, expected });
+  }
+
+  /** The MD5 of the whole staging file (`fresh`: read from its start, whatever is known). */
+  digest(staged: StagedFile, fresh = false): Promise<string> {
+    return this.ask({ op: 'digest', ...staged, fresh });
+  }
+
+  forget(session: string): void {
+    this.tell({ op: 'forget', session });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.reject(new Error('upload hashing worker stopped'));
+  }
+}
