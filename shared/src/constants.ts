@@ -163,6 +163,7 @@ export const Messages = {
   fileReadFailed: '文件读取失败',
   fileInfoInvalid: '文件信息无效',
   downloadFailed: '文件下载失败',
+  appleMobileNoDownload: '苹果手机和平板暂不支持下载文件，请在电脑上下载',
   previewUrlFailed: '创建预览地址失败',
   invalidInput: '输入的数据无效！',
   noData: '暂无数据',

@@ -3,7 +3,7 @@ import { setNotifier } from '../notify';
 import { ApiError } from '../http/errors';
 import { Messages } from '../constants';
 import { apiUrl, downloadApi } from './api';
-import { compressAndDownload, DOWNLOAD_FRAME_ATTR, isCompressing, resetDownloadState } from './runner';
+import { compressAndDownload, downloadFile, DOWNLOAD_FRAME_ATTR, isAppleMobile, isCompressing, resetDownloadState } from './runner';
 
 const frames = () => Array.from(document.querySelectorAll<HTMLIFrameElement>(`iframe[${DOWNLOAD_FRAME_ATTR}]`));
 let messages: { error: string[]; warning: string[] };
@@ -89,5 +89,35 @@ describe('compressAndDownload', () => {
     expect(messages.error).toEqual([]);
     await expect(compressAndDownload(['1'], { createTask: () => Promise.reject(new TypeError('x')) })).resolves.toBe('failed');
     expect(messages.error).toEqual([Messages.downloadFailed]);
+  });
+});
+
+describe('mobile Apple devices', () => {
+  const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+  afterEach(() => jest.restoreAllMocks());
+
+  it('are an iPhone, an iPod or an iPad, even one that calls itself a Mac', () => {
+    expect(isAppleMobile({ userAgent: IPHONE })).toBe(true);
+    expect(isAppleMobile({ userAgent: 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X)' })).toBe(true);
+    expect(isAppleMobile({ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', platform: 'MacIntel', maxTouchPoints: 5 })).toBe(true);
+    expect(isAppleMobile({ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', platform: 'MacIntel', maxTouchPoints: 0 })).toBe(false);
+    expect(isAppleMobile({ userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8)', platform: 'Linux armv8l', maxTouchPoints: 5 })).toBe(false);
+  });
+
+  it('get no download of a file or a zip, and are told why', async () => {
+    jest.spyOn(window.navigator, 'userAgent', 'get').mockReturnValue(IPHONE);
+    downloadFile('12');
+    expect(frames()).toHaveLength(0);
+    const createTask = jest.fn(async () => ({ taskId: 't1' }));
+    await expect(compressAndDownload(['1', '2'], { createTask, getStatus: async () => ({ percent: 100, downloadUrl: '/x.zip' }) })).resolves.toBe('failed');
+    expect(createTask).not.toHaveBeenCalled();
+    expect(isCompressing()).toBe(false);
+    expect(messages.warning).toEqual([Messages.appleMobileNoDownload, Messages.appleMobileNoDownload]);
+  });
+
+  it('do not stop a download on a computer', () => {
+    downloadFile('12');
+    expect(frames()).toHaveLength(1);
+    expect(messages.warning).toEqual([]);
   });
 });

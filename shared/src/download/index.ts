@@ -3,6 +3,7 @@ export {
   compressAndDownload,
   downloadByFrame,
   downloadFile,
+  isAppleMobile,
   isCompressing,
   resetDownloadState,
   DOWNLOAD_FRAME_ATTR,

@@ -1,7 +1,8 @@
 // How 云文档 downloads (spec section 4 "Download"): one file goes straight to the browser's own
 // download manager through a hidden frame (so it shows there and can resume); folders and
 // several items are first compressed by the server, whose task is polled until the zip is
-// ready, then downloaded the same way. One compression at a time.
+// ready, then downloaded the same way. One compression at a time. Mobile Apple devices get no
+// download (spec section 8): they are told so instead.
 import { DOWNLOAD_FRAME_TTL_MS, DOWNLOAD_POLL_INTERVAL_MS, Messages } from '../constants';
 import { isApiError } from '../http/errors';
 import { notify } from '../notify';
@@ -28,11 +29,32 @@ function frameError(frame: HTMLIFrameElement): string | null {
   return Messages.downloadFailed;
 }
 
+interface DeviceInfo {
+  userAgent?: string;
+  platform?: string;
+  maxTouchPoints?: number;
+}
+
+/** An iPhone, iPad or iPod (an iPad may call itself a Mac: a Mac has no touch screen). */
+export function isAppleMobile(device: DeviceInfo | undefined = typeof navigator === 'undefined' ? undefined : navigator): boolean {
+  if (!device) return false;
+  if (/iPhone|iPad|iPod/i.test(device.userAgent ?? '')) return true;
+  return device.platform === 'MacIntel' && (device.maxTouchPoints ?? 0) > 1;
+}
+
+/** False, with the message shown, on a device that gets no download. */
+function deviceCanDownload(): boolean {
+  if (!isAppleMobile()) return true;
+  notify.warning(Messages.appleMobileNoDownload);
+  return false;
+}
+
 /**
  * Lets the browser download `url` in a hidden frame, removed after 300 s. A download never
  * replaces the frame's empty document; an error reply does (the server's message is shown).
  */
-export function downloadByFrame(url: string): HTMLIFrameElement {
+export function downloadByFrame(url: string): HTMLIFrameElement | null {
+  if (!deviceCanDownload()) return null;
   const frame = document.createElement('iframe');
   frame.setAttribute(DOWNLOAD_FRAME_ATTR, '');
   frame.setAttribute('aria-hidden', 'true');
@@ -108,6 +130,7 @@ export async function compressAndDownload(ids: string[], options: CompressionOpt
     notify.warning(Messages.compressing);
     return 'busy';
   }
+  if (!deviceCanDownload()) return 'failed';
   const { signal, onProgress } = options;
   const createTask = options.createTask ?? ((list: string[]) => downloadApi.createTask(list));
   const getStatus = options.getStatus ?? ((taskId: string) => downloadApi.taskStatus(taskId));
