@@ -38,7 +38,7 @@ export interface HasherOptions {
   sliceSize?: number;
   /** awaited between slices on this thread */
   between?: () => Promise<void>;
-  /** how many workers hash chunks (1 or 2 by default, by the cores available) */
+  /** how many workers hash chunks (2 by default where there are 2 cores or more) */
   chunkWorkers?: number;
 }
 
@@ -49,10 +49,14 @@ function defaultWorkerFactory(): (() => HashWorker) | null {
   return () => new Worker(new URL('./md5.worker.ts', import.meta.url)) as unknown as HashWorker;
 }
 
-/** One core stays with the page (the main thread and the file's own hashing). */
+/**
+ * Two chunk workers where there are two cores or more. While the whole file is hashed only one
+ * of them is busy (chunks are hashed ahead one at a time), so the file's own hash keeps a core;
+ * once it is done, chunks still unhashed go two at a time.
+ */
 function defaultChunkWorkers(): number {
   const cores = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
-  return typeof cores === 'number' && cores >= 3 ? 2 : 1;
+  return typeof cores === 'number' && cores >= 2 ? 2 : 1;
 }
 
 interface ChunkJob {
