@@ -17,23 +17,26 @@ export async function md5File(file) {
 }
 
 /**
- * Uploads `file` into `folderId` and returns the merged Item, or `{ rapid: true, item }` when
- * the server already held the content. `fileHash` may be passed when known.
+ * POST …/CheckAndCreateFileInfo for a new file of `size` bytes in `folderId`; returns its
+ * upload task's fileId, and throws when a same-named item exists.
  */
-export async function uploadFile(server, token, folderId, file, { fileName = path.basename(file), relativePath = fileName, fileHash, inFlight = 3 } = {}) {
-  const options = await apiOk(server, 'GET', `${BASE}/FileUploadOptions`, { token });
-  const size = fs.statSync(file).size;
+export async function createUpload(server, token, folderId, { fileName, size, relativePath = fileName }) {
   const created = await apiOk(server, 'POST', `${BASE}/CheckAndCreateFileInfo`, {
     token,
     body: { folderId, fileName, size, type: null, strategy: null, relativePath, taskId: crypto.randomUUID(), shareId: null },
   });
   if (created.conflictType !== 0) throw new Error(`${fileName}: a same-named item exists`);
-  const fileId = created.fileInfo.fileId;
-  const hash = fileHash ?? (await md5File(file));
-  const rapid = await apiOk(server, 'POST', `${BASE}/UploadRapid2`, { token, body: { fileId, fileHash: hash } });
-  if (rapid.success) return { rapid: true, item: rapid.item ?? null, fileId };
+  return created.fileInfo.fileId;
+}
 
-  const chunkSize = Number(options.chunkSize);
+/**
+ * Sends every chunk of `file` as the multipart UploadChunk2 request of 云文档 (the form fields,
+ * the part `file`, the query fileId, ChunkHash and RelativePath), `inFlight` at a time, each
+ * chunk read from disk when its turn comes. `url` is the UploadChunk2 endpoint without query.
+ * Any answer other than HTTP 200 with envelope code 200 throws. Returns the number of chunks.
+ */
+export async function sendChunks({ url, token, fileId, file, chunkSize, fileName = path.basename(file), relativePath = fileName, inFlight = 3 }) {
+  const size = fs.statSync(file).size;
   const total = Math.max(1, Math.ceil(size / chunkSize));
   const fh = await fs.promises.open(file, 'r');
   /** chunk `n` read from disk in full (a read may return fewer bytes than asked) */
@@ -62,7 +65,7 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
       for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
       form.append('file', new Blob([bytes]), fileName);
       const q = new URLSearchParams({ fileId, ChunkHash: chunkHash, RelativePath: relativePath });
-      const res = await fetch(`${server.url}${BASE}/UploadChunk2?${q}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+      const res = await fetch(`${url}?${q}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
       const body = await res.json().catch(() => null);
       if (res.status !== 200 || body?.code !== 200) throw new Error(`chunk ${n} of ${fileName}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     }
@@ -72,6 +75,24 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
   } finally {
     await fh.close();
   }
+  return total;
+}
+
+/**
+ * Uploads `file` into `folderId` and returns the merged Item, or `{ rapid: true, item }` when
+ * the server already held the content. `fileHash` may be passed when known.
+ */
+export async function uploadFile(server, token, folderId, file, { fileName = path.basename(file), relativePath = fileName, fileHash, inFlight = 3 } = {}) {
+  const options = await apiOk(server, 'GET', `${BASE}/FileUploadOptions`, { token });
+  const size = fs.statSync(file).size;
+  const fileId = await createUpload(server, token, folderId, { fileName, size, relativePath });
+  const hash = fileHash ?? (await md5File(file));
+  const rapid = await apiOk(server, 'POST', `${BASE}/UploadRapid2`, { token, body: { fileId, fileHash: hash } });
+  if (rapid.success) return { rapid: true, item: rapid.item ?? null, fileId };
+
+  await sendChunks({
+    url: `${server.url}${BASE}/UploadChunk2`, token, fileId, file, chunkSize: Number(options.chunkSize), fileName, relativePath, inFlight,
+  });
   const item = await apiOk(server, 'POST', `${BASE}/UploadMerge2`, { token, body: { fileId, relativePath, fileHash: hash } });
   return { rapid: false, item, fileId };
 }

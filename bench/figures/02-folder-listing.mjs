@@ -22,7 +22,7 @@ const API_RUNS = 7;
 const PAGE_RUNS = 3;
 
 /** 100,000 rows under the folder `parentId`: 2% folders, the rest files of assorted kinds. */
-function fillLargeFolder(dbFile, parentId, count) {
+export function fillLargeFolder(dbFile, parentId, count) {
   const Database = createRequire(path.join(ROOT, 'server', 'package.json'))('better-sqlite3');
   const db = new Database(dbFile);
   db.pragma('busy_timeout = 10000');
@@ -54,7 +54,7 @@ function fillLargeFolder(dbFile, parentId, count) {
   db.close();
 }
 
-async function timeApi(server, token, folderId, query) {
+export async function timeApi(server, token, folderId, query) {
   const url = `/api/User/Folders/${folderId}/Items?${new URLSearchParams({ pageSize: String(PAGE_SIZE), ...query })}`;
   await apiOk(server, 'GET', url, { token }); // warm-up
   const times = [];
