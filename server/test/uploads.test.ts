@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { insertShare } from '../src/modules/shares/repository';
 import { call, databaseKinds, HAN, ENGLISH_FRAMEWORK_TEXT, ok, roleCast, startServer, userWithToken, type TestServer, type TestUser } from './support/harness';
-import { chunkCount, chunkOf, createTask, listNames, md5, merge, rapid, sendChunk, uploadFile, type Auth } from './support/uploads';
+import { chunkCount, chunkOf, createFolders, createTask, listNames, md5, merge, rapid, sendChunk, uploadFile, type Auth } from './support/uploads';
 
 const CHUNK = 1024;
 
@@ -105,6 +105,64 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     // a folder name held by a file
     await uploadFile(app(), as(owner), folder.id, '占位', Buffer.from('x'), CHUNK);
     expectError(await createTask(app(), as(owner), { folderId: folder.id, fileName: 'y.txt', size: 1, relativePath: '占位/y.txt' }), 409, 40901);
+  });
+
+  test('empty folders of a dropped folder: made where missing, same-named folders used, refusals listed', async () => {
+    const folder = await newFolder();
+    await uploadFile(app(), as(owner), folder.id, '一.txt', Buffer.from('1'), CHUNK, { relativePath: '项目/文档/一.txt' });
+    await uploadFile(app(), as(owner), folder.id, '挡路', Buffer.from('x'), CHUNK, { relativePath: '项目/挡路' });
+    const res = await createFolders(app(), as(owner), folder.id, [
+      '项目/输出',
+      '项目/文档/草稿/旧',
+      '项目/输出', // twice: once
+      '项目/挡路/子', // a file holds that name
+      '项目/../逃逸', // a path trick
+      '空项目',
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.result.created).toBe(4); // 输出, 草稿, 旧, 空项目
+    expect(res.body.result.failed.map((f: any) => f.path)).toEqual(['项目/挡路/子', '项目/../逃逸']);
+    for (const f of res.body.result.failed) expect(f.message).toMatch(HAN);
+    expect((await listNames(app(), owner.token, folder.id)).sort()).toEqual(['空项目', '项目'].sort());
+    const items = async (id: string) => (await ok(app(), 'GET', `/api/User/Folders/${id}/Items`, { token: owner.token })).items.data as any[];
+    const xiangmu = (await items(folder.id)).find((i) => i.name === '项目');
+    expect((await listNames(app(), owner.token, xiangmu.id)).sort()).toEqual(['输出', '挡路', '文档'].sort());
+    const wendang = (await items(xiangmu.id)).find((i) => i.name === '文档');
+    expect((await listNames(app(), owner.token, wendang.id)).sort()).toEqual(['一.txt', '草稿'].sort());
+    // again: nothing new
+    expect((await ok(app(), 'POST', '/api/User/FileTransfer/CreateFolders', { token: owner.token, body: { folderId: folder.id, paths: ['项目/输出', '空项目'] } })).created).toBe(0);
+
+    // no upload right there: listed, nothing made; another user's folder: 404
+    const shared = await mkdir(editor.token, publicRoot.id, `共享空-${crypto.randomUUID().slice(0, 6)}`);
+    await ok(app(), 'POST', '/api/User/FileAccessPolicies/Policies', {
+      token: editor.token,
+      body: { fileId: shared.id, policies: [{ subjectType: 1, subjectId: viewer.userId, level: 2 }] },
+    });
+    const refused = await ok(app(), 'POST', '/api/User/FileTransfer/CreateFolders', { token: viewer.token, body: { folderId: shared.id, paths: ['甲/乙'] } });
+    expect(refused).toEqual({ created: 0, failed: [{ path: '甲/乙', message: expect.stringMatching(HAN) }] });
+    expect(await listNames(app(), editor.token, shared.id)).toEqual([]);
+    expectError(await createFolders(app(), as(outsider), folder.id, ['外人']), 404, 404);
+    expect((await listNames(app(), owner.token, folder.id)).sort()).toEqual(['空项目', '项目'].sort());
+
+    // through a share that allows uploads, only below its root
+    const root = await newFolder();
+    const share = await insertShare(db(), { ownerId: Number(owner.userId), rootItemId: Number(root.id), accessKey: '钥匙', allowUpload: true, expiresAt: null });
+    const viaShare = await createFolders(app(), { shareId: share.id, accessKey: '钥匙' }, root.id, ['外部/空']);
+    expect(viaShare.body.result).toEqual({ created: 2, failed: [] });
+    expect(await listNames(app(), owner.token, root.id)).toEqual(['外部']);
+    expectError(await createFolders(app(), { shareId: share.id, accessKey: '钥匙' }, folder.id, ['越界']), 404, 404);
+    expectError(await createFolders(app(), { shareId: share.id, accessKey: '错' }, root.id, ['钥匙错']), 401, 401);
+
+    // racing with each other and with a file's merge for the same folder: one folder
+    const race = await newFolder();
+    const made = await Promise.all([
+      ...[1, 2, 3].map(() => createFolders(app(), as(owner), race.id, ['并发/空'])),
+      uploadFile(app(), as(owner), race.id, 'x.txt', Buffer.from('x'), CHUNK, { relativePath: '并发/x.txt' }),
+    ]);
+    expect(made.slice(0, 3).map((r: any) => r.body.result.failed)).toEqual([[], [], []]);
+    expect(await listNames(app(), owner.token, race.id)).toEqual(['并发']);
+    const bingfa = (await items(race.id))[0];
+    expect((await listNames(app(), owner.token, bingfa.id)).sort()).toEqual(['x.txt', '空'].sort());
   });
 
   test('chunks out of order and repeated; uploadedChunks reports what is held', async () => {

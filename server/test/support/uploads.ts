@@ -63,6 +63,11 @@ export function createTask(app: App, auth: Auth, body: CreateBody) {
   });
 }
 
+/** POST …/CreateFolders: the empty folders of a dropped folder. */
+export function createFolders(app: App, auth: Auth, folderId: string, paths: string[]) {
+  return call(app, 'POST', route(auth, 'CreateFolders'), { token: auth.token, headers: headers(auth), body: { folderId, paths } });
+}
+
 export interface ChunkOptions {
   chunkSize: number;
   totalSize: number;

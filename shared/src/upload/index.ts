@@ -11,7 +11,10 @@ export type {
   UploadChunkQuery,
   UploadChunkFields,
   UploadMergeBody,
+  CreateFoldersBody,
+  CreateFoldersResult,
 } from './types';
+export { CREATE_FOLDERS_BATCH } from './types';
 export {
   derivePanelStatus,
   summarizeUploads,

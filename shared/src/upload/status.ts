@@ -72,6 +72,9 @@ export const UPLOAD_TEXT = {
   repick: '页面已刷新，请重新选择该文件以继续上传',
   repickMismatch: '所选文件与原文件不一致，请选择同一个文件',
   repickAction: '重新选择文件',
+  /** empty folders of a dropped folder that could not be made: how many, and the first reason */
+  foldersFailed: (count: number, first: string, reason: string) =>
+    count === 1 ? `空文件夹“${first}”未能创建：${reason}` : `${count} 个空文件夹未能创建，如“${first}”：${reason}`,
 } as const;
 
 /** The panel header, its buttons and the row actions. */

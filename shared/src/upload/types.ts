@@ -121,6 +121,20 @@ export interface CheckAndCreateFileInfoResult {
   batchNumber?: string | null;
 }
 
+/** POST …/CreateFolders (and its External form): the empty folders of a dropped folder. */
+export interface CreateFoldersBody {
+  folderId: string;
+  /** paths below folderId, the dropped folder's name first, parts separated by / */
+  paths: string[];
+}
+export interface CreateFoldersResult {
+  created: number;
+  /** the paths that could not be made, with the server's reason */
+  failed: { path: string; message: string }[];
+}
+/** Paths in one CreateFolders call, at most. */
+export const CREATE_FOLDERS_BATCH = 1000;
+
 /** POST …/UploadRapid2 body; result { success }. */
 export interface UploadRapidBody {
   fileId: string;

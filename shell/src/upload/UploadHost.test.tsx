@@ -61,6 +61,7 @@ function fakeController(initial: UploadItem[] = []): Fake {
     }),
     getSnapshot: jest.fn(() => snapshot),
     add: jest.fn(async () => []),
+    addFolders: jest.fn(async () => undefined),
     loadOptions: jest.fn(async () => ({ ...DEFAULT_UPLOAD_OPTIONS })),
     pauseAll: jest.fn(),
     resumeAll: jest.fn(),
@@ -338,17 +339,18 @@ describe('the drag mask and drops', () => {
     expect(fireEvent.dragOver(window, dragData())).toBe(true);
   });
 
-  it('a dropped folder goes to the drop target with relative paths, 50 files at a time', async () => {
+  it('a dropped folder goes to the drop target with relative paths, 50 files at a time, its empty folders after', async () => {
     const c = fakeController();
     renderHost(c);
     const target = { wjFileId: '42', idPath: '2/42' };
     act(() => uploads.setDropTarget(target));
-    const files = Array.from({ length: 60 }, (_, i) => ({
+    const files: object[] = Array.from({ length: 60 }, (_, i) => ({
       isFile: true,
       isDirectory: false,
       name: `${i}.txt`,
       file: (ok: (f: File) => void) => ok(new File(['x'], `${i}.txt`)),
     }));
+    files.push({ isFile: false, isDirectory: true, name: '空', createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => ok([]) }) });
     let read = 0;
     const folder = {
       isFile: false,
@@ -373,6 +375,7 @@ describe('the drag mask and drops', () => {
     expect(second[0][9].relativePath).toBe('项目/59.txt');
     expect(first[1]).toEqual(target);
     expect(first[2]).toEqual({ quiet: true });
+    await waitFor(() => expect(c.addFolders).toHaveBeenCalledWith(['项目/空'], target));
   });
 });
 

@@ -7,6 +7,7 @@ export type UploadController = Pick<
   | 'subscribe'
   | 'getSnapshot'
   | 'add'
+  | 'addFolders'
   | 'loadOptions'
   | 'pauseAll'
   | 'resumeAll'

@@ -37,7 +37,9 @@ describe('reading a drop', () => {
       fileEntry('d.png'),
       fileEntry('e.md'),
     ]);
-    const out = await readEntry(tree);
+    const empty: string[] = [];
+    const out = await readEntry(tree, '', [], empty);
+    expect(empty).toEqual(['资料/子目录/空']);
     expect(out.map((f) => f.relativePath)).toEqual([
       '资料/a.txt',
       '资料/.hidden',
@@ -58,14 +60,27 @@ describe('reading a drop', () => {
         { kind: 'file', webkitGetAsEntry: () => dirEntry('夹', [fileEntry('x.txt')]) },
       ] as unknown as DataTransferItemList,
     };
-    expect(paths(await collectDrop(data))).toEqual(['(file) 单独.txt', '夹/x.txt']);
+    expect(paths((await collectDrop(data)).sources)).toEqual(['(file) 单独.txt', '夹/x.txt']);
   });
 
   it('falls back to the plain file list without the entries API', async () => {
     const file = new File(['1'], '旧浏览器.txt');
-    expect(paths(await collectDrop({ files: [file] as unknown as FileList, items: [] as unknown as DataTransferItemList }))).toEqual([
+    expect(paths((await collectDrop({ files: [file] as unknown as FileList, items: [] as unknown as DataTransferItemList })).sources)).toEqual([
       '(file) 旧浏览器.txt',
     ]);
+  });
+
+  it('lists the empty folders of every dropped folder, an empty dropped folder too', async () => {
+    const data = {
+      files: [] as unknown as FileList,
+      items: [
+        { kind: 'file', webkitGetAsEntry: () => dirEntry('项目', [dirEntry('输出', []), dirEntry('源码', [dirEntry('旧', []), fileEntry('a.ts')])]) },
+        { kind: 'file', webkitGetAsEntry: () => dirEntry('空文件夹', []) },
+      ] as unknown as DataTransferItemList,
+    };
+    const drop = await collectDrop(data);
+    expect(paths(drop.sources)).toEqual(['项目/源码/a.ts']);
+    expect(drop.emptyFolders).toEqual(['项目/输出', '项目/源码/旧', '空文件夹']);
   });
 
   it('leaves out a file that cannot be read', async () => {
@@ -76,6 +91,12 @@ describe('reading a drop', () => {
 
 describe('handing a drop to the queue', () => {
   const many = (n: number) => Array.from({ length: n }, (_, i) => new File(['x'], `f${i}.txt`));
+  const drop = (sources: UploadSource[], emptyFolders: string[] = []) => Promise.resolve({ sources, emptyFolders });
+  const fakeEngine = () => ({
+    add: jest.fn(async () => []),
+    addFolders: jest.fn(async () => undefined),
+    loadOptions: jest.fn(async () => ({ maxFileCount: 100 })),
+  });
 
   it('enqueues in batches of 50, yielding between batches', async () => {
     const sizes: number[] = [];
@@ -86,10 +107,10 @@ describe('handing a drop to the queue', () => {
   });
 
   it('warns once above maxFileCount and lets the engine stay quiet', async () => {
-    const engine = { add: jest.fn(async () => []), loadOptions: jest.fn(async () => ({ maxFileCount: 100 })) };
+    const engine = fakeEngine();
     const warn = jest.fn();
     const target = { wjFileId: '9' };
-    expect(await uploadDrop(Promise.resolve(many(101)), target, engine, warn, () => Promise.resolve())).toBe(101);
+    expect(await uploadDrop(drop(many(101)), target, engine, warn, () => Promise.resolve())).toBe(101);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn).toHaveBeenCalledWith(Messages.tooManyFiles(100));
     const calls = engine.add.mock.calls as unknown as Array<[unknown[], unknown, unknown]>;
@@ -99,7 +120,21 @@ describe('handing a drop to the queue', () => {
       [1, target, { quiet: true }],
     ]);
     warn.mockClear();
-    await uploadDrop(Promise.resolve(many(100)), target, engine, warn, () => Promise.resolve());
+    await uploadDrop(drop(many(100)), target, engine, warn, () => Promise.resolve());
     expect(warn).not.toHaveBeenCalled();
+    expect(engine.addFolders).not.toHaveBeenCalled();
+  });
+
+  it('has the empty folders made after the files are listed, also for a drop of empty folders alone', async () => {
+    const engine = fakeEngine();
+    const target = { wjFileId: '9' };
+    const order: string[] = [];
+    engine.add.mockImplementation(async () => void order.push('add') as never);
+    engine.addFolders.mockImplementation(async () => void order.push('folders'));
+    await uploadDrop(drop(many(2), ['夹/空']), target, engine, jest.fn(), () => Promise.resolve());
+    expect(order).toEqual(['add', 'folders']);
+    expect(engine.addFolders).toHaveBeenCalledWith(['夹/空'], target);
+    expect(await uploadDrop(drop([], ['只有空的']), target, engine, jest.fn(), () => Promise.resolve())).toBe(0);
+    expect(engine.addFolders).toHaveBeenLastCalledWith(['只有空的'], target);
   });
 });

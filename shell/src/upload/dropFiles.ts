@@ -1,6 +1,7 @@
 // Files dropped on the page: folders are read recursively through the entries API
 // (readEntries is called until it answers empty), and the result is handed to the queue in
-// batches of 50 so that thousands of files never freeze the page.
+// batches of 50 so that thousands of files never freeze the page. Empty folders inside a
+// dropped folder are made too (the folders holding files are made as their files land).
 import { Messages, PICKER_BATCH_SIZE, type UploadPath, type UploadSource } from '@app/shared';
 
 /** The parts of FileSystemEntry the reader uses (the browser's, or a test's fake). */
@@ -18,6 +19,12 @@ export interface DroppedFile {
   relativePath: string;
 }
 
+/** What a drop holds: its files, and the paths of its empty folders. */
+export interface DropContents {
+  sources: UploadSource[];
+  emptyFolders: string[];
+}
+
 function readFile(entry: DropEntry): Promise<File> {
   return new Promise((resolve, reject) => {
     if (!entry.file) return reject(new Error('not a file'));
@@ -29,8 +36,11 @@ function readBatch(reader: ReturnType<NonNullable<DropEntry['createReader']>>): 
   return new Promise((resolve, reject) => reader.readEntries(resolve, reject));
 }
 
-/** Every file under `entry`; `prefix` is the path of the folder holding it ('' at the top). */
-export async function readEntry(entry: DropEntry, prefix = '', out: DroppedFile[] = []): Promise<DroppedFile[]> {
+/**
+ * Every file under `entry`; `prefix` is the path of the folder holding it ('' at the top).
+ * The paths of folders with nothing in them go to `emptyFolders`.
+ */
+export async function readEntry(entry: DropEntry, prefix = '', out: DroppedFile[] = [], emptyFolders: string[] = []): Promise<DroppedFile[]> {
   if (entry.isFile) {
     try {
       const file = await readFile(entry);
@@ -54,8 +64,9 @@ export async function readEntry(entry: DropEntry, prefix = '', out: DroppedFile[
       if (!batch.length) break;
       children.push(...batch);
     }
-    const path = `${prefix}${entry.name}/`;
-    for (const child of children) await readEntry(child, path, out);
+    const path = `${prefix}${entry.name}`;
+    if (!children.length) emptyFolders.push(path);
+    for (const child of children) await readEntry(child, `${path}/`, out, emptyFolders);
   }
   return out;
 }
@@ -71,8 +82,8 @@ interface ItemLike {
  * empties the DataTransfer afterwards), so call this synchronously in the handler and await
  * the result later.
  */
-export function collectDrop(data: Pick<DataTransfer, 'items' | 'files'> | null): Promise<UploadSource[]> {
-  if (!data) return Promise.resolve([]);
+export function collectDrop(data: Pick<DataTransfer, 'items' | 'files'> | null): Promise<DropContents> {
+  if (!data) return Promise.resolve({ sources: [], emptyFolders: [] });
   const items = Array.from((data.items ?? []) as ArrayLike<ItemLike>).filter((i) => !i.kind || i.kind === 'file');
   const entries: DropEntry[] = [];
   const loose: File[] = [];
@@ -87,6 +98,7 @@ export function collectDrop(data: Pick<DataTransfer, 'items' | 'files'> | null):
   if (!entries.length && !loose.length) loose.push(...Array.from(data.files ?? []));
   return (async () => {
     const out: UploadSource[] = [...loose];
+    const emptyFolders: string[] = [];
     for (const entry of entries) {
       if (entry.isFile) {
         // a file dropped by itself keeps its plain name
@@ -96,10 +108,10 @@ export function collectDrop(data: Pick<DataTransfer, 'items' | 'files'> | null):
           // left out
         }
       } else {
-        out.push(...(await readEntry(entry)));
+        out.push(...(await readEntry(entry, '', [], emptyFolders)));
       }
     }
-    return out;
+    return { sources: out, emptyFolders };
   })();
 }
 
@@ -120,23 +132,27 @@ export async function enqueueInBatches(
 }
 
 /**
- * Sends what a drop holds to `target`: warns (once) above maxFileCount, then hands the
- * files to the engine 50 at a time. Resolves with how many files were listed.
+ * Sends what a drop holds to `target`: warns (once) above maxFileCount, hands the files to
+ * the engine 50 at a time, then has its empty folders made. Resolves with how many files
+ * were listed.
  */
 export async function uploadDrop(
-  pending: Promise<UploadSource[]>,
+  pending: Promise<DropContents>,
   target: UploadPath,
   engine: {
     add(sources: readonly UploadSource[], target: UploadPath, opts?: { quiet?: boolean }): Promise<unknown>;
+    addFolders(paths: readonly string[], target: UploadPath): Promise<unknown>;
     loadOptions(): Promise<{ maxFileCount: number }>;
   },
   warn: (message: string) => void,
   yieldToUi: () => Promise<void> = nextFrame,
 ): Promise<number> {
-  const sources = await pending;
-  if (!sources.length) return 0;
-  const { maxFileCount } = await engine.loadOptions();
-  if (sources.length > maxFileCount) warn(Messages.tooManyFiles(maxFileCount));
-  await enqueueInBatches(sources, target, (batch, t) => engine.add(batch, t, { quiet: true }), yieldToUi);
+  const { sources, emptyFolders } = await pending;
+  if (sources.length) {
+    const { maxFileCount } = await engine.loadOptions();
+    if (sources.length > maxFileCount) warn(Messages.tooManyFiles(maxFileCount));
+    await enqueueInBatches(sources, target, (batch, t) => engine.add(batch, t, { quiet: true }), yieldToUi);
+  }
+  if (emptyFolders.length) await engine.addFolders(emptyFolders, target);
   return sources.length;
 }

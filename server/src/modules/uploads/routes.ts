@@ -1,6 +1,7 @@
-// 云文档 upload calls (api-contract.md "Upload"): the five calls for signed-in users, their
-// External forms for share uploads (accessKey header), the admin's upload policy, and the
-// sweep of abandoned sessions (at start-up, then on an interval).
+// 云文档 upload calls (api-contract.md "Upload"): the five calls for signed-in users, and
+// CreateFolders for the empty folders of a dropped folder; their External forms for share
+// uploads (accessKey header); the admin's upload policy; and the sweep of abandoned sessions
+// (at start-up, then on an interval).
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +15,8 @@ import {
   CheckAndCreateResultSchema,
   ChunkQuerySchema,
   ChunkResultSchema,
+  CreateFoldersBodySchema,
+  CreateFoldersResultSchema,
   FileUploadOptionsSchema,
   MergeBodySchema,
   RapidBodySchema,
@@ -118,6 +121,21 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ok(await chunkFrom(req, userActor(req), req.query)),
   );
 
+  const createFoldersDoc = '拖入的文件夹中的空文件夹（含文件的文件夹在文件完成上传时创建）：在目标文件夹下逐级创建缺少的文件夹，已有的同名文件夹沿用；某一路径无法创建（同名文件挡路、无上传权限、名称无效）时记入 failed，其余照常创建。';
+  app.post(
+    `${BASE}/CreateFolders`,
+    {
+      schema: {
+        tags,
+        summary: '创建上传的空文件夹',
+        description: createFoldersDoc,
+        body: CreateFoldersBodySchema,
+        response: { 200: Envelope(CreateFoldersResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.createFolders(userActor(req), req.body)),
+  );
+
   app.post(
     `${BASE}/UploadMerge2`,
     {
@@ -184,6 +202,23 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await uploads.merge(await shareActor(req, req.params.shareId), req.body)),
+  );
+
+  app.post(
+    `${BASE}/External/:shareId/CreateFolders`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '创建上传的空文件夹（外部分享）',
+        description: `${external}${createFoldersDoc}`,
+        security: [],
+        params: ShareParamsSchema,
+        body: CreateFoldersBodySchema,
+        response: { 200: Envelope(CreateFoldersResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.createFolders(await shareActor(req, req.params.shareId), req.body)),
   );
 
   app.post(

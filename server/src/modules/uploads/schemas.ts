@@ -39,6 +39,30 @@ export const CheckAndCreateBodySchema = Type.Object(
 );
 export type CheckAndCreateBody = Static<typeof CheckAndCreateBodySchema>;
 
+/** Empty folders of a dropped folder: at most this many paths in one call. */
+export const MAX_FOLDER_PATHS = 1000;
+
+export const CreateFoldersBodySchema = Type.Object(
+  {
+    folderId: Type.String({ maxLength: 32, description: '目标文件夹 id' }),
+    paths: Type.Array(Type.String({ maxLength: 4096 }), {
+      maxItems: MAX_FOLDER_PATHS,
+      description: '拖入的文件夹中的空文件夹路径（以拖入文件夹的名称开头，以 / 分隔）；已有的同名文件夹沿用',
+    }),
+  },
+  { title: '创建上传的空文件夹' },
+);
+export type CreateFoldersBody = Static<typeof CreateFoldersBodySchema>;
+
+export const CreateFoldersResultSchema = Type.Object(
+  {
+    created: Type.Integer({ description: '新建的文件夹个数' }),
+    failed: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: '未能创建的路径及原因' }),
+  },
+  { title: '空文件夹创建结果' },
+);
+export type CreateFoldersResult = Static<typeof CreateFoldersResultSchema>;
+
 export const StrategyOptionSchema = Type.Object({
   name: Type.String(),
   value: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]),

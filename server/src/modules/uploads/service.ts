@@ -29,7 +29,7 @@ import {
   findChunk,
   touchSession,
 } from './repository';
-import type { CheckAndCreateBody, CheckAndCreateResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
+import type { CheckAndCreateBody, CheckAndCreateResult, CreateFoldersBody, CreateFoldersResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
 import { UploadHashing, type StagedFile } from './hashing';
 import { ChunkTooLong, type Staging } from './staging';
 
@@ -89,8 +89,21 @@ export function formatBytes(n: number): string {
 
 /** The folder names of a relativePath (the path inside a dropped folder, file name last). */
 export function folderNamesOf(relativePath: string | null | undefined): string[] {
-  const parts = (relativePath ?? '').replace(/\\/g, '/').split('/').map((p) => p.trim());
+  const parts = splitPath(relativePath);
   parts.pop(); // the file's own name: fileName is what counts
+  return validFolderNames(parts);
+}
+
+/** The folder names of a folder's path inside a dropped folder (every part a folder). */
+export function folderPathNames(path: string): string[] {
+  return validFolderNames(splitPath(path));
+}
+
+function splitPath(path: string | null | undefined): string[] {
+  return (path ?? '').replace(/\\/g, '/').split('/').map((p) => p.trim());
+}
+
+function validFolderNames(parts: string[]): string[] {
   const names = parts.filter((p) => p !== '');
   if (names.length > MAX_DEPTH) throw badRequest(`文件夹层级不能超过 ${MAX_DEPTH} 层`);
   return names.map((p) => validItemName(p));
@@ -210,6 +223,37 @@ export class UploadsService {
     return { deepest, missing: [] };
   }
 
+  /**
+   * The folders `names` below `base`, made where missing (inside the caller's transaction):
+   * the deepest one, and how many were made. A file in the way answers 409.
+   */
+  private async makeFolders(trx: Kysely<Database>, base: ItemRow, names: string[], actor: Actor, now: number): Promise<{ folder: ItemRow; made: number }> {
+    let parent = base;
+    let made = 0;
+    for (const name of names) {
+      const holder = await liveNameOwner(trx, parent.id, itemNameKey(name));
+      if (holder && holder.type !== 'folder') throw conflict(`无法创建文件夹“${name}”：该位置已有同名的文件`);
+      if (holder) {
+        parent = holder;
+        continue;
+      }
+      const row = await insertItem(trx, {
+        parent,
+        spaceType: parent.space_type,
+        ownerId: ownerOfNew(parent, actor.user.id),
+        name,
+        type: 'folder',
+        extension: '',
+        size: 0,
+        now,
+      });
+      await touchItem(trx, parent.id, now);
+      parent = row;
+      made += 1;
+    }
+    return { folder: parent, made };
+  }
+
   /** 413 41301 when the personal space of the target would go over the quota. */
   private async checkQuota(db: Kysely<Database>, folder: ItemRow, size: number, quota?: number): Promise<void> {
     if (folder.space_type !== SPACE_PERSONAL) return;
@@ -319,6 +363,50 @@ export class UploadsService {
     await this.staging.create(id);
     this.hashing.open(id);
     return { conflictType: 0, conflictStrategies: [], fileInfo: { fileId: id, fileName: name }, uploadedChunks: [], batchNumber };
+  }
+
+  // ---- empty folders --------------------------------------------------------------------
+
+  /**
+   * POST …/CreateFolders: the empty folders of a dropped folder (files bring their own folders
+   * at their merge). Each path is made where missing below the target, a same-named folder
+   * being used as it is; a path that cannot be made (a file in the way, no upload right there,
+   * a bad name) is reported in `failed` with its reason and the others are still made.
+   */
+  async createFolders(actor: Actor, body: CreateFoldersBody): Promise<CreateFoldersResult> {
+    const { policy } = await this.folders.context(actor.user);
+    const { folder, rights } = await this.targetFolder(actor, body.folderId, policy);
+    const result: CreateFoldersResult = { created: 0, failed: [] };
+    const seen = new Set<string>();
+    for (const path of body.paths) {
+      try {
+        const names = folderPathNames(path);
+        const key = names.map(itemNameKey).join('/');
+        if (!names.length || seen.has(key)) continue;
+        seen.add(key);
+        const place = await this.locate(this.db, folder, names);
+        await rights.ensure([place.deepest]);
+        if (!rights.can(place.deepest, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
+        if (!place.missing.length) continue;
+        // a parallel upload may make one of these folders meanwhile: then the walk runs again
+        for (let attempt = 0; ; attempt++) {
+          try {
+            result.created += await this.db.transaction().execute(async (trx) => {
+              const base = await findLiveItem(trx, folder.id);
+              if (!base) throw notFound(FOLDER_GONE);
+              return (await this.makeFolders(trx, base, names, actor, Date.now())).made;
+            });
+            break;
+          } catch (err) {
+            if (!(isUniqueViolation(err) && attempt < 5)) throw err;
+          }
+        }
+      } catch (err) {
+        if (!(err instanceof AppError) || err.statusCode === 404) throw err;
+        result.failed.push({ path, message: err.message });
+      }
+    }
+    return result;
   }
 
   // ---- 2. chunks ------------------------------------------------------------------------
@@ -509,28 +597,7 @@ export class UploadsService {
           const base = await findLiveItem(trx, folder.id);
           if (!base) throw notFound(FOLDER_GONE);
           await this.checkQuota(trx, base, size, quota);
-          // the folders of the path, made where missing
-          let parent: ItemRow = base;
-          for (const name of splitDir(session.relative_dir)) {
-            const holder = await liveNameOwner(trx, parent.id, itemNameKey(name));
-            if (holder && holder.type !== 'folder') throw conflict(`无法创建文件夹“${name}”：该位置已有同名的文件`);
-            if (holder) {
-              parent = holder;
-              continue;
-            }
-            const made = await insertItem(trx, {
-              parent,
-              spaceType: parent.space_type,
-              ownerId: ownerOfNew(parent, actor.user.id),
-              name,
-              type: 'folder',
-              extension: '',
-              size: 0,
-              now,
-            });
-            await touchItem(trx, parent.id, now);
-            parent = made;
-          }
+          const { folder: parent } = await this.makeFolders(trx, base, splitDir(session.relative_dir), actor, now);
           await rights.ensure([parent], trx);
           if (!rights.can(parent, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
 

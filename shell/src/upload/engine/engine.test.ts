@@ -1,5 +1,5 @@
 import SparkMD5 from 'spark-md5';
-import { PanelStatus, UploadStatus, type UploadPath } from '@app/shared';
+import { ApiError, PanelStatus, UPLOAD_TEXT, UploadStatus, type UploadPath } from '@app/shared';
 import { UploadEngine, type UploadEngineDeps } from './engine';
 import { FakeServer } from './fakeServer';
 import { createHasher, type Hasher, type HashWorker } from './hasher';
@@ -199,6 +199,43 @@ describe('the queue', () => {
     await engine.whenIdle();
     expect(settled).toHaveBeenCalledTimes(1);
     expect(settled).toHaveBeenCalledWith({ folderIds: ['42'], withFolders: true });
+  });
+});
+
+describe('empty folders of a dropped folder', () => {
+  it('are made below the target in one call, and the list and tree are told to refresh', async () => {
+    const { engine, server, notify } = setup();
+    const settled = jest.fn();
+    engine.onSettled(settled);
+    await engine.addFolders(['项目/输出', '项目/源码/旧', '项目/输出', ''], folder);
+    expect(server.of('folders').map((c) => c.body)).toEqual([{ folderId: '42', paths: ['项目/输出', '项目/源码/旧'] }]);
+    expect(server.of('folders')[0].target).toEqual({ shareId: null, accessKey: null, batchNumber: null });
+    expect(settled).toHaveBeenCalledWith({ folderIds: ['42'], withFolders: true });
+    expect(notify.warning).not.toHaveBeenCalled();
+    // nothing new: no refresh
+    settled.mockClear();
+    await engine.addFolders(['项目/输出'], folder);
+    expect(settled).not.toHaveBeenCalled();
+  });
+
+  it('go through the share for an external drop, 1,000 paths a call', async () => {
+    const { engine, server } = setup();
+    const paths = Array.from({ length: 1001 }, (_, i) => `夹/${i}`);
+    await engine.addFolders(paths, { wjFileId: '7', shareId: 's1', accessKey: 'k' });
+    expect(server.of('folders').map((c) => c.body.paths.length)).toEqual([1000, 1]);
+    expect(server.of('folders')[0].target).toEqual({ shareId: 's1', accessKey: 'k', batchNumber: null });
+  });
+
+  it('that cannot be made are named in one warning; a refused call shows its message', async () => {
+    const { engine, server, notify } = setup();
+    server.blockedFolders.add('挡路');
+    await engine.addFolders(['挡路/一', '挡路/二', '可以'], folder);
+    expect(notify.warning).toHaveBeenCalledTimes(1);
+    expect(notify.warning).toHaveBeenCalledWith(UPLOAD_TEXT.foldersFailed(2, '挡路/一', '该位置已有同名的文件'));
+    expect(UPLOAD_TEXT.foldersFailed(2, '挡路/一', '该位置已有同名的文件')).toBe('2 个空文件夹未能创建，如“挡路/一”：该位置已有同名的文件');
+    server.failFolders = new ApiError('目标文件夹不存在或已被删除', 404, { status: 404, serverMessage: '目标文件夹不存在或已被删除' });
+    await engine.addFolders(['再来'], folder);
+    expect(notify.error).toHaveBeenCalledWith('目标文件夹不存在或已被删除');
   });
 });
 

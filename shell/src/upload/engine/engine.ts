@@ -7,6 +7,7 @@
 import {
   ApiError,
   CHUNK_CONCURRENCY,
+  CREATE_FOLDERS_BATCH,
   CHUNK_RETRIES,
   CHUNK_RETRY_INTERVAL_MS,
   CHUNK_SIZE,
@@ -352,6 +353,34 @@ export class UploadEngine {
     }
     for (const message of refusals) this.deps.notify.error(message);
     return added.map((e) => e.item);
+  }
+
+  /**
+   * Makes the empty folders of a dropped folder below `target` (a folder holding files is made
+   * when its first file lands). Folders that cannot be made are named in one warning; when any
+   * was made, the list and tree are told to refresh.
+   */
+  async addFolders(paths: readonly string[], target: UploadPath): Promise<void> {
+    const list = [...new Set(paths.filter((p) => p))];
+    if (!list.length) return;
+    const folderId = String(target.wjFileId);
+    const transportTarget: TransportTarget = { shareId: target.shareId ?? null, accessKey: target.accessKey ?? null, batchNumber: target.batchNumber ?? null };
+    let created = 0;
+    const failed: { path: string; message: string }[] = [];
+    try {
+      for (let start = 0; start < list.length; start += CREATE_FOLDERS_BATCH) {
+        const result = await this.deps.transport.createFolders({ folderId, paths: list.slice(start, start + CREATE_FOLDERS_BATCH) }, transportTarget);
+        created += result.created;
+        failed.push(...result.failed);
+      }
+    } catch (e) {
+      this.deps.notify.error(serverMessage(e));
+    }
+    if (failed.length) this.deps.notify.warning(UPLOAD_TEXT.foldersFailed(failed.length, failed[0].path, failed[0].message));
+    if (created > 0) {
+      const event: UploadsSettledEvent = { folderIds: [folderId], withFolders: true };
+      for (const listener of [...this.settledListeners]) listener(event);
+    }
   }
 
   private addOne(source: UploadSource, target: UploadPath, options: FileUploadOptions): Entry {

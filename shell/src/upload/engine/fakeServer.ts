@@ -7,6 +7,8 @@ import {
   type CheckAndCreateFileInfoBody,
   type CheckAndCreateFileInfoResult,
   type ConflictStrategyOption,
+  type CreateFoldersBody,
+  type CreateFoldersResult,
 } from '@app/shared';
 import { DEFAULT_UPLOAD_OPTIONS } from './engine';
 import { readArrayBuffer } from './md5';
@@ -17,7 +19,8 @@ export type Call =
   | { kind: 'create'; body: CheckAndCreateFileInfoBody; target: TransportTarget }
   | { kind: 'rapid'; fileId: string; fileHash: string }
   | { kind: 'chunk'; fileId: string; n: number; hash: string; size: number; fields: ChunkUpload['fields']; at: number }
-  | { kind: 'merge'; fileId: string; fileHash: string; relativePath: string };
+  | { kind: 'merge'; fileId: string; fileHash: string; relativePath: string }
+  | { kind: 'folders'; body: CreateFoldersBody; target: TransportTarget };
 
 export const STRATEGIES: ConflictStrategyOption[] = [
   { name: '新版本', value: 0 },
@@ -36,6 +39,10 @@ export class FakeServer implements UploadTransport {
   /** hashes the caller can already read */
   known = new Set<string>();
   sessions = new Map<string, { fileId: string; chunks: Set<number> }>();
+  /** folder paths already there; paths whose first part is in `blockedFolders` fail */
+  folders = new Set<string>();
+  blockedFolders = new Set<string>();
+  failFolders: ApiError | null = null;
   /** decides whether a chunk attempt fails */
   failChunk: ((n: number, attempt: number) => boolean) | null = null;
   /** chunks wait for release() while true */
@@ -138,5 +145,27 @@ export class FakeServer implements UploadTransport {
     this.calls.push({ kind: 'merge', ...body });
     await null;
     return { id: `item-${body.fileId}` };
+  }
+
+  async createFolders(body: CreateFoldersBody, target: TransportTarget): Promise<CreateFoldersResult> {
+    this.calls.push({ kind: 'folders', body, target });
+    await null;
+    if (this.failFolders) throw this.failFolders;
+    const result: CreateFoldersResult = { created: 0, failed: [] };
+    for (const path of body.paths) {
+      if (this.blockedFolders.has(path.split('/')[0])) {
+        result.failed.push({ path, message: '该位置已有同名的文件' });
+        continue;
+      }
+      const parts = path.split('/');
+      for (let i = 1; i <= parts.length; i++) {
+        const key = parts.slice(0, i).join('/');
+        if (!this.folders.has(key)) {
+          this.folders.add(key);
+          result.created += 1;
+        }
+      }
+    }
+    return result;
   }
 }

@@ -1,9 +1,12 @@
-// The five upload calls (api-contract "Upload"), for a folder of a space (bearer token) or
-// for an external share (accessKey header, `/External/...` paths).
+// The five upload calls (api-contract "Upload") and CreateFolders (the empty folders of a
+// dropped folder), for a folder of a space (bearer token) or for an external share (accessKey
+// header, `/External/...` paths).
 import {
   http,
   type CheckAndCreateFileInfoBody,
   type CheckAndCreateFileInfoResult,
+  type CreateFoldersBody,
+  type CreateFoldersResult,
   type FileUploadOptions,
   type HttpConfig,
   type UploadChunkFields,
@@ -38,6 +41,8 @@ export interface UploadTransport {
   uploadChunk(chunk: ChunkUpload): Promise<unknown>;
   /** resolves with the finished file (an Item) */
   merge(body: UploadMergeBody, target: TransportTarget, signal: AbortSignal): Promise<unknown>;
+  /** the empty folders of a dropped folder */
+  createFolders(body: CreateFoldersBody, target: TransportTarget): Promise<CreateFoldersResult>;
 }
 
 const BASE = '/User/FileTransfer';
@@ -88,5 +93,7 @@ export function createHttpTransport(): UploadTransport {
       });
     },
     merge: (body, target, signal) => http.post<unknown>(path(target, 'UploadMerge2'), body, config(target, signal)),
+    createFolders: (body, target) =>
+      http.post<CreateFoldersResult>(path(target, 'CreateFolders'), body, config(target, new AbortController().signal)),
   };
 }
