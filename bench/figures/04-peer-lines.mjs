@@ -472,9 +472,10 @@ export async function run() {
       },
       {
         line: `2 instant upload of ${UPLOAD_MB} MB held`,
-        ours: `${ms(instant.totalMs)}, of which ${ms(instant.md5Ms)} MD5`,
-        beat: `${B.instantMs} ms, of which ${B.instantMd5Ms} ms MD5`,
-        ahead: yes(instant.totalMs < B.instantMs),
+        // the client's MD5 is the same work on both sides (and this machine's speed): what counts is the rest
+        ours: `${ms(instant.totalMs)}, of which ${ms(instant.md5Ms)} MD5: ${ms(instant.totalMs - instant.md5Ms)} more (${(instant.totalMs / instant.md5Ms).toFixed(2)}×)`,
+        beat: `${B.instantMs} ms, of which ${B.instantMd5Ms} ms MD5: ${B.instantMs - B.instantMd5Ms} ms more (${(B.instantMs / B.instantMd5Ms).toFixed(2)}×)`,
+        ahead: yes(instant.totalMs - instant.md5Ms < B.instantMs - B.instantMd5Ms),
       },
       {
         line: `3 page of a ${ITEMS.toLocaleString('en')}-item folder`,
