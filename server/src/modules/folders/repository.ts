@@ -1,7 +1,7 @@
 // Items (files, folders, shortcuts) of 云文档.
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow, ItemTypeName } from '../../db/types';
-import { entryForCaller, LEVEL, type Caller } from './rights';
+import { entryForCaller, LEVEL, ownerOfNew, type Caller } from './rights';
 import { dropVersionsOf } from '../versions/repository';
 import type { SortField } from './schemas';
 
@@ -160,6 +160,22 @@ function childCount(typeOrder: '= 0' | '<> 0', where: RawBuilder<unknown>) {
 
 export async function touchItem(db: Kysely<Database>, id: number, now: number): Promise<void> {
   await db.updateTable('items').set({ updated_at: now }).where('id', '=', id).execute();
+}
+
+/** A new folder `name` in `parent`, made by `userId` (the parent counts as changed). */
+export async function insertFolder(db: Kysely<Database>, parent: ItemRow, name: string, userId: number, now: number): Promise<ItemRow> {
+  const row = await insertItem(db, {
+    parent,
+    spaceType: parent.space_type,
+    ownerId: ownerOfNew(parent, userId),
+    name,
+    type: 'folder',
+    extension: '',
+    size: 0,
+    now,
+  });
+  await touchItem(db, parent.id, now);
+  return row;
 }
 
 export interface ListOptions {

@@ -8,7 +8,7 @@ import {
   findItemsWithOwner,
   findLiveItem,
   findRoot,
-  insertItem,
+  insertFolder,
   itemNameKey,
   liveNameOwner,
   liveNameTaken,
@@ -17,7 +17,7 @@ import {
   rewriteSubtree,
   touchItem,
 } from '../folders/repository';
-import { LEVEL, ownerOfNew, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
+import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { childNamePath, DUPLICATE_NAME, extensionOf, freeName, parentNamePath, type FoldersService } from '../folders/service';
 import { editableAnchors, expiredTops, findDeletedTops, listDeleted, type RecycleScope } from './repository';
@@ -172,18 +172,7 @@ export class RecycleService {
       await rights.ensure([folder], trx);
       if (!rights.can(folder, LEVEL.edit)) break;
       const folderName = holder ? await freeName(trx, folder.id, name, 'folder') : name;
-      const made = await insertItem(trx, {
-        parent: folder,
-        spaceType: folder.space_type,
-        ownerId: ownerOfNew(folder, user.id),
-        name: folderName,
-        type: 'folder',
-        extension: '',
-        size: 0,
-        now,
-      });
-      await touchItem(trx, folder.id, now);
-      folder = made;
+      folder = await insertFolder(trx, folder, folderName, user.id, now);
     }
     return folder;
   }

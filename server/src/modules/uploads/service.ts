@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, ItemRow, ShareRow, UploadSessionRow, UserRow } from '../../db/types';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
-import { findItemsWithOwner, findLiveItem, insertItem, itemNameKey, liveNameOwner, markDeleted, touchItem } from '../folders/repository';
+import { findItemsWithOwner, findLiveItem, insertFolder, insertItem, itemNameKey, liveNameOwner, markDeleted, touchItem } from '../folders/repository';
 import { LEVEL, ownerOfNew, SPACE_PERSONAL, type LoadedRights, type RightsService } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
@@ -237,18 +237,7 @@ export class UploadsService {
         parent = holder;
         continue;
       }
-      const row = await insertItem(trx, {
-        parent,
-        spaceType: parent.space_type,
-        ownerId: ownerOfNew(parent, actor.user.id),
-        name,
-        type: 'folder',
-        extension: '',
-        size: 0,
-        now,
-      });
-      await touchItem(trx, parent.id, now);
-      parent = row;
+      parent = await insertFolder(trx, parent, name, actor.user.id, now);
       made += 1;
     }
     return { folder: parent, made };
