@@ -76,6 +76,19 @@ describe('upload hashing worker', () => {
     }
   });
 
+  it('fails the calls in hand when its worker dies, and starts a new one for the next call', async () => {
+    // a chunk large enough to be still in hand when the worker is stopped
+    const big = { ...staged, file: path.join(dir, 'big.part'), chunkSize: 64 << 20, size: 64 << 20 };
+    fs.writeFileSync(big.file, Buffer.alloc(big.size, 7));
+    const pending = hashing.chunk(big, 1, '0'.repeat(32));
+    await (hashing as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await expect(pending).rejects.toThrow();
+    fs.writeFileSync(staged.file, content);
+    // the new worker knows nothing of the session: the digest reads the whole file
+    await expect(hashing.chunk(staged, 2, md5(part(2)))).resolves.toBe(md5(part(2)));
+    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+  });
+
   it('refuses a range the staging file does not hold', async () => {
     fs.writeFileSync(staged.file, content.subarray(0, CHUNK));
     await expect(hashing.chunk(staged, 3, md5(part(3)))).rejects.toThrow(/shorter/);
