@@ -1,8 +1,8 @@
-// The MD5 work of uploads, off the event loop. One worker thread reads each chunk back from
-// its staging file once it is written (from the page cache) and, in that one read, makes the
-// chunk's own MD5 (checked against its ChunkHash) and moves the session's running MD5 of its
-// contiguous prefix, so that the merge finds the whole file's MD5 ready. Chunks that arrive
-// ahead of their turn are added to the prefix when the gap before them is filled.
+// The running MD5 of each upload session's contiguous prefix of chunks, made off the event loop
+// and off the chunks' replies: once a chunk is checked (its own MD5 is made as it streams in)
+// and recorded, one worker thread reads it back from the staging file (from the page cache)
+// and adds it to the prefix, so that the merge finds the whole file's MD5 ready. Chunks that
+// arrive ahead of their turn join the prefix when the gap before them is filled.
 // The worker keeps its state in memory only: after a restart, or if the worker died, the merge
 // hashes the staging file from its start.
 import { Worker } from 'node:worker_threads';
@@ -42,20 +42,11 @@ const ops = {
   open(m) {
     sessions.set(m.session, { hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() });
   },
-  chunk(m) {
+  recorded(m) {
     const state = sessions.get(m.session);
-    const own = crypto.createHash('md5');
-    const next = state && state.upTo === m.n - 1 ? state.hash.copy() : null;
-    const [start, end] = rangeOf(m.n, m);
-    feed(m.file, start, end, next ? [own, next] : [own]);
-    const md5 = own.digest('hex');
-    if (state && md5 === m.expected) {
-      if (next) {
-        state.hash = next;
-        state.upTo = m.n;
-      } else if (m.n > state.upTo) {
-        state.ahead.add(m.n);
-      }
+    if (!state || m.n <= state.upTo) return;
+    state.ahead.add(m.n);
+    try {
       while (state.ahead.has(state.upTo + 1)) {
         const k = state.upTo + 1;
         const [s, e] = rangeOf(k, m);
@@ -63,8 +54,11 @@ const ops = {
         state.ahead.delete(k);
         state.upTo = k;
       }
+    } catch (err) {
+      // the file could not be read: the merge hashes it from its start
+      sessions.delete(m.session);
+      throw err;
     }
-    return md5;
   },
   digest(m) {
     let state = m.fresh ? null : sessions.get(m.session);
@@ -73,7 +67,13 @@ const ops = {
       sessions.set(m.session, state);
     }
     const total = Math.max(1, Math.ceil(m.size / m.chunkSize));
-    feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, [state.hash]);
+    try {
+      feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, [state.hash]);
+    } catch (err) {
+      // a hash fed part of the way is of no use: the next digest starts over
+      sessions.delete(m.session);
+      throw err;
+    }
     state.upTo = total;
     state.ahead.clear();
     return state.hash.copy().digest('hex');
@@ -155,9 +155,12 @@ export class UploadHashing {
     this.tell({ op: 'open', session });
   }
 
-  /** The MD5 of chunk `n` as written in the staging file; the prefix moves if it matches `expected`. */
-  chunk(staged: StagedFile, n: number, expected: string): Promise<string> {
-    return this.ask({ op: 'chunk', ...staged, n, expected });
+  /**
+   * Chunk `n` is checked and recorded: the prefix takes it in, in the background (what the
+   * merge asks for later is answered after it).
+   */
+  recorded(staged: StagedFile, n: number): void {
+    this.tell({ op: 'recorded', ...staged, n });
   }
 
   /** The MD5 of the whole staging file (`fresh`: read from its start, whatever is known). */

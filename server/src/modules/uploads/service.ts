@@ -31,7 +31,7 @@ import {
 } from './repository';
 import type { CheckAndCreateBody, CheckAndCreateResult, CreateFoldersBody, CreateFoldersResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
 import { UploadHashing, type StagedFile } from './hashing';
-import { ChunkTooLong, type Staging } from './staging';
+import { ChunkTooLong, type Staging, type WrittenChunk } from './staging';
 
 export interface UploadLimits {
   /** bytes per chunk (spec section 9: 5 MB) */
@@ -116,7 +116,7 @@ interface Place {
 }
 
 export class UploadsService {
-  /** chunk MD5s and each session's running prefix MD5, in a worker thread */
+  /** each session's running prefix MD5, in a worker thread */
   private readonly hashing = new UploadHashing();
   private readonly locks = new Map<string, Promise<void>>();
 
@@ -445,16 +445,15 @@ export class UploadsService {
         if (again.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         if (recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
       } else {
-        let bytes: number;
+        let written: WrittenChunk;
         try {
-          bytes = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected);
+          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected);
         } catch (err) {
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
           throw err;
         }
-        if (bytes !== expected) throw incomplete(n, bytes, expected);
-        const md5 = await this.hashing.chunk(this.staged(session), n, hash);
-        if (md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
+        if (written.bytes !== expected) throw incomplete(n, written.bytes, expected);
+        if (written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         try {
           await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash, created_at: Date.now() });
         } catch (err) {
@@ -466,6 +465,7 @@ export class UploadsService {
             throw err;
           }
         }
+        this.hashing.recorded(this.staged(session), n);
       }
       if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
       const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));

@@ -1,12 +1,19 @@
 // Staging files of 云文档 uploads: one file per session, `$DATA_DIR/uploads/<session id>.part`,
 // on the same file system as the blob store so that a finished one can be linked into it.
 // Chunks are written at their offset as they stream in, then fsync'ed.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /** The chunk streamed more bytes than it declared (the write stops at the declared size). */
 export class ChunkTooLong extends Error {}
+
+export interface WrittenChunk {
+  bytes: number;
+  /** hex MD5 of the bytes written */
+  md5: string;
+}
 
 const SUFFIX = '.part';
 /** Bytes gathered before one write into the staging file. */
@@ -30,11 +37,10 @@ export class Staging {
   }
 
   /**
-   * Streams `source` into the staging file at `offset` and fsyncs it; returns the bytes written.
-   * Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive. The bytes are hashed
-   * afterwards, off the event loop (hashing.ts).
+   * Streams `source` into the staging file at `offset`, hashing it on the way, and fsyncs it.
+   * Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive.
    */
-  async writeAt(sessionId: string, offset: number, source: Readable, limit: number): Promise<number> {
+  async writeAt(sessionId: string, offset: number, source: Readable, limit: number): Promise<WrittenChunk> {
     const file = this.pathOf(sessionId);
     let fh: fs.promises.FileHandle;
     try {
@@ -44,6 +50,7 @@ export class Staging {
       await fs.promises.mkdir(this.dir, { recursive: true });
       fh = await fs.promises.open(file, fs.constants.O_RDWR | fs.constants.O_CREAT);
     }
+    const md5 = crypto.createHash('md5');
     let bytes = 0;
     // the multipart parser hands over pieces of about 64 KB: they are written in batches of up
     // to WRITE_BATCH bytes, one writev each (a bounded buffer per chunk in flight, never the
@@ -68,6 +75,7 @@ export class Staging {
       for await (const piece of source) {
         const buf = piece as Buffer;
         if (bytes + buf.length > limit) throw new ChunkTooLong();
+        md5.update(buf);
         bytes += buf.length;
         batch.push(buf);
         batchBytes += buf.length;
@@ -78,7 +86,7 @@ export class Staging {
     } finally {
       await fh.close();
     }
-    return bytes;
+    return { bytes, md5: md5.digest('hex') };
   }
 
   async size(sessionId: string): Promise<number | null> {
