@@ -18,8 +18,10 @@ const piece = Buffer.allocUnsafe(PIECE);
 /** session id -> { hash, upTo: chunks 1..upTo are in hash, ahead: checked chunks past upTo } */
 const sessions = new Map();
 
-/** Feeds bytes [start, end) of file into every hash of hashes. */
-function feed(file, start, end, hashes) {
+const newState = () => ({ hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() });
+
+/** Feeds bytes [start, end) of file into hash. */
+function feed(file, start, end, hash) {
   if (end <= start) return;
   const fd = fs.openSync(file, 'r');
   try {
@@ -27,8 +29,7 @@ function feed(file, start, end, hashes) {
     while (at < end) {
       const got = fs.readSync(fd, piece, 0, Math.min(PIECE, end - at), at);
       if (got <= 0) throw new Error('staging file shorter than recorded');
-      const bytes = got === PIECE ? piece : piece.subarray(0, got);
-      for (const h of hashes) h.update(bytes);
+      hash.update(got === PIECE ? piece : piece.subarray(0, got));
       at += got;
     }
   } finally {
@@ -40,7 +41,7 @@ const rangeOf = (n, m) => [(n - 1) * m.chunkSize, Math.min(m.size, n * m.chunkSi
 
 const ops = {
   open(m) {
-    sessions.set(m.session, { hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() });
+    sessions.set(m.session, newState());
   },
   recorded(m) {
     const state = sessions.get(m.session);
@@ -50,7 +51,7 @@ const ops = {
       while (state.ahead.has(state.upTo + 1)) {
         const k = state.upTo + 1;
         const [s, e] = rangeOf(k, m);
-        feed(m.file, s, e, [state.hash]);
+        feed(m.file, s, e, state.hash);
         state.ahead.delete(k);
         state.upTo = k;
       }
@@ -63,12 +64,12 @@ const ops = {
   digest(m) {
     let state = m.fresh ? null : sessions.get(m.session);
     if (!state) {
-      state = { hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() };
+      state = newState();
       sessions.set(m.session, state);
     }
     const total = Math.max(1, Math.ceil(m.size / m.chunkSize));
     try {
-      feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, [state.hash]);
+      feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, state.hash);
     } catch (err) {
       // a hash fed part of the way is of no use: the next digest starts over
       sessions.delete(m.session);

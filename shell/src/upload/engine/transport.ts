@@ -53,7 +53,7 @@ export const isExternal = (t: TransportTarget) => Boolean(t.accessKey && t.share
 const seg = encodeURIComponent;
 
 /** Failures show on the row, not as toasts; an expired session still opens its dialog. */
-function config(target: TransportTarget, signal: AbortSignal, headerName = 'accessKey'): HttpConfig {
+function config(target: TransportTarget, signal?: AbortSignal, headerName = 'accessKey'): HttpConfig {
   const base: HttpConfig = { errorMode: 'none', signal };
   if (!isExternal(target)) return base;
   return { ...base, withToken: false, silentLogout: true, headers: { [headerName]: target.accessKey as string } };
@@ -93,7 +93,6 @@ export function createHttpTransport(): UploadTransport {
       });
     },
     merge: (body, target, signal) => http.post<unknown>(path(target, 'UploadMerge2'), body, config(target, signal)),
-    createFolders: (body, target) =>
-      http.post<CreateFoldersResult>(path(target, 'CreateFolders'), body, config(target, new AbortController().signal)),
+    createFolders: (body, target) => http.post<CreateFoldersResult>(path(target, 'CreateFolders'), body, config(target)),
   };
 }
