@@ -1,6 +1,11 @@
 // Shims that jsdom lacks and that antd 6, rc-components and react-router 7 need at import time.
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
+
+// findBy… and waitFor wait up to 5 s, not 1 s: on a loaded 2-core machine a page of antd
+// components can take longer than a second to settle, and a second made tests flaky
+configure({ asyncUtilTimeout: 5000 });
 
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 

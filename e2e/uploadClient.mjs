@@ -31,11 +31,12 @@ export async function createUpload(server, token, folderId, { fileName, size, re
 
 /**
  * Sends every chunk of `file` as the multipart UploadChunk2 request of 云文档 (the form fields,
- * the part `file`, the query fileId, ChunkHash and RelativePath), `inFlight` at a time, each
- * chunk read from disk when its turn comes. `url` is the UploadChunk2 endpoint without query.
- * Any answer other than HTTP 200 with envelope code 200 throws. Returns the number of chunks.
+ * the part `file`, the query fileId, RelativePath and, with `chunkCheck`, ChunkHash), `inFlight`
+ * at a time, each chunk read from disk when its turn comes. `url` is the UploadChunk2 endpoint
+ * without query. Any answer other than HTTP 200 with envelope code 200 throws. Returns the
+ * number of chunks.
  */
-export async function sendChunks({ url, token, fileId, file, chunkSize, fileName = path.basename(file), relativePath = fileName, inFlight = 3 }) {
+export async function sendChunks({ url, token, fileId, file, chunkSize, fileName = path.basename(file), relativePath = fileName, inFlight = 3, chunkCheck = false }) {
   const size = fs.statSync(file).size;
   const total = Math.max(1, Math.ceil(size / chunkSize));
   const fh = await fs.promises.open(file, 'r');
@@ -56,7 +57,6 @@ export async function sendChunks({ url, token, fileId, file, chunkSize, fileName
     while (next <= total) {
       const n = next++;
       const bytes = await readChunk(n);
-      const chunkHash = crypto.createHash('md5').update(bytes).digest('hex');
       const form = new FormData();
       const fields = {
         chunkNumber: n, totalChunks: total, chunkSize, currentChunkSize: bytes.length, totalSize: size,
@@ -64,7 +64,8 @@ export async function sendChunks({ url, token, fileId, file, chunkSize, fileName
       };
       for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
       form.append('file', new Blob([bytes]), fileName);
-      const q = new URLSearchParams({ fileId, ChunkHash: chunkHash, RelativePath: relativePath });
+      const q = new URLSearchParams({ fileId, RelativePath: relativePath });
+      if (chunkCheck) q.set('ChunkHash', crypto.createHash('md5').update(bytes).digest('hex'));
       const res = await fetch(`${url}?${q}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
       const body = await res.json().catch(() => null);
       if (res.status !== 200 || body?.code !== 200) throw new Error(`chunk ${n} of ${fileName}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
@@ -92,6 +93,7 @@ export async function uploadFile(server, token, folderId, file, { fileName = pat
 
   await sendChunks({
     url: `${server.url}${BASE}/UploadChunk2`, token, fileId, file, chunkSize: Number(options.chunkSize), fileName, relativePath, inFlight,
+    chunkCheck: options.chunkCheck === true,
   });
   const item = await apiOk(server, 'POST', `${BASE}/UploadMerge2`, { token, body: { fileId, relativePath, fileHash: hash } });
   return { rapid: false, item, fileId };

@@ -212,4 +212,66 @@ describe('upload and download', () => {
       assert.equal(md5(Buffer.from(await res.arrayBuffer())), md5(bigContent), 'the instant copy is byte-exact');
     }, { server });
   });
+
+  test('the page hashes with WebAssembly; where a Content-Security-Policy forbids it, spark-md5 takes over, the error log says so, and the file lands byte-exact', T, async (t) => {
+    const carol = await createUser(server, admin.token);
+    const session = await login(server, carol.userName, carol.password);
+    const root = await personalRoot(server, session.token);
+    const folder = await createFolder(server, session.token, root.id, '校验');
+    const fallback = /已改用较慢的 JavaScript MD5（spark-md5）/;
+
+    /**
+     * Uploads `content` as a file into `name` (a new folder) through the page; returns the stored
+     * file's MD5. No file of its size is there: no instant upload can come of it.
+     */
+    const uploadInto = async (page, name, content) => {
+      const file = path.join(work, '合同扫描件.pdf');
+      fs.writeFileSync(file, content);
+      const target = await createFolder(server, session.token, folder.id, name);
+      await page.goto(`${server.url}/file/personal/${target.idPath}`);
+      await page.getByRole('button', { name: /上传/ }).first().waitFor();
+      const calls = watchUploadCalls(page);
+      await page.locator('input[data-upload-input="files"]').setInputFiles(file);
+      await waitAllUploaded(page);
+      calls.stop();
+      // the chunks went while the file was hashed
+      const order = calls.calls.map((c) => c.name);
+      assert.equal(order.filter((c) => c === 'UploadChunk2').length, 3, `three chunks: ${order}`);
+      assert.ok(order.indexOf('UploadChunk2') < order.indexOf('UploadRapid2'), `chunks are sent before the hash is done: ${order}`);
+      assert.ok(calls.calls.filter((c) => c.name === 'UploadChunk2').every((c) => !new URL(c.request.url()).searchParams.has('ChunkHash')), 'no ChunkHash while chunk checks are off');
+      const stored = (await itemsOf(server, session.token, target.id)).find((i) => i.name === '合同扫描件.pdf');
+      const res = await fetch(`${server.url}/api/User/FileTransfer/Download/${stored.id}`, { headers: { Authorization: `Bearer ${session.token}` } });
+      return md5(Buffer.from(await res.arrayBuffer()));
+    };
+    /** The messages of the error log, read through the user menu (the log lives in the page). */
+    const errorLog = async (page) => {
+      await page.getByRole('button', { name: '用户菜单' }).click();
+      await page.getByText('错误日志', { exact: true }).click();
+      await page.getByRole('heading', { name: '错误日志' }).waitFor();
+      return page.locator('.ant-table-tbody').innerText();
+    };
+
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, carol.userName, carol.password);
+      await waitForPath(page, '/file/personal');
+      const content = crypto.randomBytes(12 * 1024 * 1024 + 5); // 3 chunks
+      assert.equal(await uploadInto(page, '默认', content), md5(content));
+      assert.doesNotMatch(await errorLog(page), fallback);
+    }, { server });
+
+    // the same page under a policy that allows scripts from the site but not WebAssembly
+    await withBrowser(t, async ({ context, page }) => {
+      await context.route('**/*', async (route) => {
+        const request = route.request();
+        if (!['document', 'script'].includes(request.resourceType()) && !/\.js(\?|$)/.test(request.url())) return route.continue();
+        const response = await route.fetch();
+        await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "script-src 'self'" } });
+      });
+      await signInThroughPage(page, server, carol.userName, carol.password);
+      await waitForPath(page, '/file/personal');
+      const content = crypto.randomBytes(12 * 1024 * 1024 + 77);
+      assert.equal(await uploadInto(page, '无 WebAssembly', content), md5(content));
+      assert.match(await errorLog(page), fallback);
+    }, { server });
+  });
 });

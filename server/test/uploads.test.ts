@@ -192,7 +192,7 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     const o = { chunkSize: CHUNK, totalSize: content.length };
     const c1 = chunkOf(content, 1, CHUNK);
     expectError(await sendChunk(app(), as(owner), fileId, 1, c1, { ...o, chunkHash: md5('别的内容') }), 422, 42201);
-    expectError(await sendChunk(app(), as(owner), fileId, 1, c1, { ...o, chunkHash: null }), 400, 40001);
+    expectError(await sendChunk(app(), as(owner), fileId, 1, c1, { ...o, chunkHash: 'not-an-md5' }), 400, 40001);
     expectError(await sendChunk(app(), as(owner), fileId, 4, c1, o), 400, 40001);
     expectError(await sendChunk(app(), as(owner), fileId, 0, c1, o), 400, 40001);
     expectError(await sendChunk(app(), as(owner), fileId, 1, c1, { ...o, fields: { totalChunks: 7 } }), 400, 40001);
@@ -218,6 +218,107 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     // unknown session, not a session id
     expectError(await sendChunk(app(), as(owner), 'a'.repeat(32), 1, c1, o), 404, 404);
     expectError(await sendChunk(app(), as(owner), fileId, 1, c1, o), 404, 404); // finished
+  });
+
+  test('chunks without ChunkHash (chunk check off, the default): no MD5 of the chunk, the merge\'s MD5 still guards the file', async () => {
+    const folder = await newFolder();
+    const content = random(CHUNK * 3 + 5);
+    const o = { chunkSize: CHUNK, totalSize: content.length, chunkHash: null };
+    const created = await createTask(app(), as(owner), { folderId: folder.id, fileName: '不校验分片.bin', size: content.length });
+    const fileId = created.body.result.fileInfo.fileId;
+    const createHash = jest.spyOn(crypto, 'createHash');
+    try {
+      for (const n of [2, 1, 4]) expect((await sendChunk(app(), as(owner), fileId, n, chunkOf(content, n, CHUNK), o)).body.code).toBe(200);
+      // no MD5 is made on the request's path for a chunk without ChunkHash
+      expect(createHash.mock.calls.filter(([algorithm]) => algorithm === 'md5')).toEqual([]);
+    } finally {
+      createHash.mockRestore();
+    }
+    // sent again, with other bytes: harmless, nothing is written again
+    expect((await sendChunk(app(), as(owner), fileId, 1, random(CHUNK), o)).body.result.uploadedChunks).toEqual([1, 2, 4]);
+    expect((await sendChunk(app(), as(owner), fileId, 3, chunkOf(content, 3, CHUNK), o)).body.code).toBe(200);
+    const item = (await merge(app(), as(owner), fileId, md5(content))).body.result;
+    expect((await blobContent(item.id)).equals(content)).toBe(true);
+
+    // a chunk damaged on the way and sent unchecked: the merge refuses the file and nothing shows
+    const second = random(CHUNK * 2 + 3);
+    const s2 = (await createTask(app(), as(owner), { folderId: folder.id, fileName: '损坏.bin', size: second.length })).body.result.fileInfo.fileId;
+    const damaged = Buffer.from(chunkOf(second, 2, CHUNK));
+    damaged[7] ^= 0xff;
+    for (const [n, data] of [[1, chunkOf(second, 1, CHUNK)], [2, damaged], [3, chunkOf(second, 3, CHUNK)]] as const) {
+      expect((await sendChunk(app(), as(owner), s2, n, data, { ...o, totalSize: second.length })).body.code).toBe(200);
+    }
+    expectError(await merge(app(), as(owner), s2, md5(second)), 422, 42201);
+    expect(await listNames(app(), owner.token, folder.id)).toEqual(['不校验分片.bin']);
+    expect(stagingFiles()).not.toContain(`${s2}.part`);
+  });
+
+  test('the upload policy\'s chunk check: off by default; on, the options say so and ChunkHash is required', async () => {
+    const options = () => ok(app(), 'GET', '/api/User/FileTransfer/FileUploadOptions', { token: owner.token });
+    expect((await options()).chunkCheck).toBe(false);
+    expect((await ok(app(), 'GET', '/api/Admin/UploadPolicy', { token: adminToken })).chunkCheck).toBe(false);
+    const folder = await newFolder();
+    const content = random(CHUNK + 9);
+    const fileId = (await createTask(app(), as(owner), { folderId: folder.id, fileName: '逐片.bin', size: content.length })).body.result.fileInfo.fileId;
+    const o = { chunkSize: CHUNK, totalSize: content.length };
+    await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 0, chunkCheck: true } });
+    try {
+      expect((await options()).chunkCheck).toBe(true);
+      // a PUT that leaves chunkCheck out keeps it
+      await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 0 } });
+      expect((await options()).chunkCheck).toBe(true);
+      const refused = await sendChunk(app(), as(owner), fileId, 1, chunkOf(content, 1, CHUNK), { ...o, chunkHash: null });
+      expectError(refused, 400, 40001);
+      expect(refused.body.message).toContain('ChunkHash');
+      expectError(await sendChunk(app(), as(owner), fileId, 1, chunkOf(content, 1, CHUNK), { ...o, chunkHash: md5('别的') }), 422, 42201);
+      for (const n of [1, 2]) expect((await sendChunk(app(), as(owner), fileId, n, chunkOf(content, n, CHUNK), o)).body.code).toBe(200);
+    } finally {
+      await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 0, chunkCheck: false } });
+    }
+    expect((await options()).chunkCheck).toBe(false);
+    expect((await merge(app(), as(owner), fileId, md5(content))).body.result.name).toBe('逐片.bin');
+  });
+
+  test('rapidPossible: false only when the caller can read no live file of that size (more than one chunk)', async () => {
+    const size = CHUNK * 4 + 611; // a size no other test uses
+    const possible = async (auth: Auth, folderId: string, fileSize = size) =>
+      (await createTask(app(), auth, { folderId, fileName: `探-${crypto.randomUUID().slice(0, 6)}.bin`, size: fileSize })).body.result.rapidPossible;
+    const mine = await newFolder();
+    expect(await possible(as(owner), mine.id)).toBe(false);
+    // one chunk or less: always hash first
+    expect(await possible(as(owner), mine.id, CHUNK)).toBe(true);
+    expect(await possible(as(owner), mine.id, 0)).toBe(true);
+    const content = random(size);
+    const held = await uploadFile(app(), as(owner), mine.id, '同样大小.bin', content, CHUNK);
+    expect(await possible(as(owner), mine.id)).toBe(true);
+    // the outsider cannot read it: the answer is the same as for a size nobody holds
+    const oroot = await newFolder(outsider, (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: outsider.token }))[0]);
+    expect(await possible(as(outsider), oroot.id)).toBe(false);
+    // the organisation-wide setting: always true, so that the answer tells nothing of other spaces
+    await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: true, personalQuota: 0 } });
+    try {
+      expect(await possible(as(outsider), oroot.id)).toBe(true);
+    } finally {
+      await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 0 } });
+    }
+    // a resumed session says it too
+    const taskId = crypto.randomUUID();
+    const first = await createTask(app(), as(owner), { folderId: mine.id, fileName: '续传.bin', size: size + 1, taskId });
+    const again = await createTask(app(), as(owner), { folderId: mine.id, fileName: '续传.bin', size: size + 1, taskId });
+    expect(again.body.result.fileInfo.fileId).toBe(first.body.result.fileInfo.fileId);
+    expect([first.body.result.rapidPossible, again.body.result.rapidPossible]).toEqual([false, false]);
+    // a share sees only below its root
+    const shareRoot = await newFolder();
+    const share = await insertShare(db(), { ownerId: Number(owner.userId), rootItemId: Number(shareRoot.id), accessKey: 'k', allowUpload: true, expiresAt: null });
+    const viaShare: Auth = { shareId: share.id, accessKey: 'k' };
+    expect(await possible(viaShare, shareRoot.id)).toBe(false);
+    const inShare = await uploadFile(app(), as(owner), shareRoot.id, '分享里同样大小.bin', random(size), CHUNK);
+    expect(await possible(viaShare, shareRoot.id)).toBe(true);
+    // a file in the recycle bin does not count
+    await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [inShare.id] });
+    expect(await possible(viaShare, shareRoot.id)).toBe(false);
+    await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [held.id] });
+    expect(await possible(as(owner), mine.id)).toBe(false);
   });
 
   test('merge with a wrong MD5: 422, nothing visible, session and staging file gone', async () => {

@@ -353,6 +353,15 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('shares').ifExists().execute();
       },
     },
+    // blobs by size: an upload is told at once whether an instant upload could succeed
+    '2026-11-23-0007-blobs-size': {
+      async up(db: Kysely<any>) {
+        await db.schema.createIndex('blobs_size').on('blobs').column('size').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('blobs_size').ifExists().execute();
+      },
+    },
   };
 }
 

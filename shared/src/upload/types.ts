@@ -119,6 +119,11 @@ export interface CheckAndCreateFileInfoResult {
   uploadedChunks?: number[];
   /** external shares: the batch for the chunk calls, when the server names one */
   batchNumber?: string | null;
+  /**
+   * false when no file the caller could use for an instant upload has this size: the client
+   * then sends chunks while it hashes. Absent or true: hash first, then ask for an instant upload.
+   */
+  rapidPossible?: boolean;
 }
 
 /** POST …/CreateFolders (and its External form): the empty folders of a dropped folder. */
@@ -147,7 +152,8 @@ export interface UploadRapidResult {
 /** Query of POST …/UploadChunk2. */
 export interface UploadChunkQuery {
   fileId: string;
-  ChunkHash: string;
+  /** the chunk's hex MD5, sent only when FileUploadOptions.chunkCheck is on */
+  ChunkHash?: string;
   RelativePath: string;
 }
 

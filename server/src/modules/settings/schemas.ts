@@ -51,10 +51,25 @@ export const UploadPolicySchema = Type.Object(
       description: '秒传范围：false（默认）仅限调用者已能查看的文件；true 全组织范围内已有的内容都可秒传',
     }),
     personalQuota: Type.Integer({ minimum: 0, description: '每个用户个人空间的容量（字节），0 表示不限（默认）' }),
+    chunkCheck: Type.Boolean({
+      description:
+        '分片校验：true 时客户端为每个分片计算 MD5 并随分片发送（ChunkHash），服务端逐片校验；false（默认）时只在完成上传时校验整个文件的 MD5，上传更快',
+    }),
   },
   { title: '上传策略' },
 );
 export type UploadPolicy = Static<typeof UploadPolicySchema>;
+
+/** PUT /Admin/UploadPolicy: chunkCheck left out keeps its current value. */
+export const UploadPolicyBodySchema = Type.Object(
+  {
+    rapidUploadOrganization: UploadPolicySchema.properties.rapidUploadOrganization,
+    personalQuota: UploadPolicySchema.properties.personalQuota,
+    chunkCheck: Type.Optional(UploadPolicySchema.properties.chunkCheck),
+  },
+  { title: '修改上传策略' },
+);
+export type UploadPolicyBody = Static<typeof UploadPolicyBodySchema>;
 
 export const MENU_NAMES = ['file', 'workflow', 'swapSpace', 'ferry', 'setting'] as const;
 export type MenuName = (typeof MENU_NAMES)[number];

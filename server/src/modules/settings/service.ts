@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../config';
 import type { Database, UserRow } from '../../db/types';
 import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
-import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, UploadPolicy } from './schemas';
+import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, UploadPolicy, UploadPolicyBody } from './schemas';
 
 export const DEFAULT_FEATURE_POLICY: FeaturePolicy = {
   personalSpace: true,
@@ -33,10 +33,11 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   requireSymbol: false,
 };
 
-/** Uploads: rapid upload only from content the caller can read; no personal quota. */
+/** Uploads: rapid upload only from content the caller can read; no personal quota; no chunk check (spec section 9). */
 export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
   rapidUploadOrganization: false,
   personalQuota: 0,
+  chunkCheck: false,
 };
 
 const DEFAULTS: Record<SettingKey, object> = {
@@ -102,8 +103,9 @@ export class SettingsService {
     return this.read<UploadPolicy>('uploadPolicy');
   }
 
-  async setUploadPolicy(policy: UploadPolicy): Promise<UploadPolicy> {
-    const clean = merge(DEFAULT_UPLOAD_POLICY, policy);
+  /** What is left out of `policy` keeps its current value. */
+  async setUploadPolicy(policy: UploadPolicyBody): Promise<UploadPolicy> {
+    const clean = merge(await this.uploadPolicy(), policy);
     clean.personalQuota = Number.isSafeInteger(clean.personalQuota) && clean.personalQuota > 0 ? clean.personalQuota : 0;
     await writeSetting(this.db, 'uploadPolicy', clean, Date.now());
     return clean;

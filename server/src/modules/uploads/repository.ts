@@ -70,22 +70,25 @@ export async function quotaUsed(db: Kysely<Database>, ownerId: number): Promise<
   return Number(row?.used ?? 0);
 }
 
+/** At most this many candidates are looked at for an instant upload. */
+export const RAPID_CANDIDATES = 200;
+
 /**
- * Live files with a version of that content (at most 200), for rapid upload; below
- * `rootIdPath` (a share's root) when given.
+ * Live files with a version of that content (at most RAPID_CANDIDATES), for rapid upload;
+ * with `md5` null, any content of that size. Below `rootIdPath` (a share's root) when given.
  */
-export function rapidCandidates(db: Kysely<Database>, md5: string, size: number, rootIdPath: string | null, rootId: number | null) {
+export function rapidCandidates(db: Kysely<Database>, md5: string | null, size: number, rootIdPath: string | null, rootId: number | null) {
   let q = db
     .selectFrom('file_versions')
     .innerJoin('blobs', 'blobs.id', 'file_versions.blob_id')
     .innerJoin('items', 'items.id', 'file_versions.item_id')
     .select(['items.id', 'items.id_path', 'items.space_type', 'items.owner_id', 'file_versions.blob_id'])
-    .where('blobs.md5', '=', md5)
     .where('blobs.size', '=', size)
     .where('items.deleted_at', 'is', null)
     .where('items.type', '=', 'file');
+  if (md5 !== null) q = q.where('blobs.md5', '=', md5);
   if (rootIdPath !== null && rootId !== null) {
     q = q.where((eb) => eb.or([eb('items.id', '=', rootId), eb('items.id_path', 'like', `${rootIdPath}/%`)]));
   }
-  return q.orderBy('items.id').limit(200).execute();
+  return q.orderBy('items.id').limit(RAPID_CANDIDATES).execute();
 }

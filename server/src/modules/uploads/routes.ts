@@ -22,6 +22,7 @@ import {
   RapidBodySchema,
   RapidResultSchema,
   ShareParamsSchema,
+  UploadPolicyBodySchema,
   UploadPolicySchema,
 } from './schemas';
 import type { Actor } from './service';
@@ -73,7 +74,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${BASE}/FileUploadOptions`,
     { schema: { tags, summary: '上传选项', response: { 200: Envelope(FileUploadOptionsSchema) } } },
-    async () => ok(uploads.options()),
+    async () => ok(await uploads.options()),
   );
 
   // ---- signed-in users ----------------------------------------------------------------
@@ -113,7 +114,9 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '上传分片',
-        description: 'multipart/form-data：chunkNumber（从 1 开始）、totalChunks、chunkSize、currentChunkSize、totalSize、identifier、filename、relativePath 与文件部分 file；ChunkHash 不一致时 HTTP 422（code 42201）。',
+        description:
+          'multipart/form-data：chunkNumber（从 1 开始）、totalChunks、chunkSize、currentChunkSize、totalSize、identifier、filename、relativePath 与文件部分 file。' +
+          'ChunkHash 可选：带上时校验本分片的 MD5，不一致时 HTTP 422（code 42201）；上传选项 chunkCheck 为 true 时必须带上。不带时只在完成上传时校验整个文件。',
         querystring: ChunkQuerySchema,
         response: { 200: Envelope(ChunkResultSchema) },
       },
@@ -256,8 +259,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['管理'],
         summary: '修改上传策略',
-        description: '秒传范围与个人空间容量；仅系统管理员。',
-        body: UploadPolicySchema,
+        description: '秒传范围、个人空间容量与分片校验（省略 chunkCheck 时保持原值）；仅系统管理员。',
+        body: UploadPolicyBodySchema,
         response: { 200: Envelope(UploadPolicySchema) },
       },
     },

@@ -1,10 +1,10 @@
 // 云文档 upload calls (api-contract.md "Upload"; docs/integration.md "Upload (issue 4)").
 import { Type, type Static } from 'typebox';
-import { UploadPolicySchema } from '../settings/schemas';
+import { UploadPolicyBodySchema, UploadPolicySchema } from '../settings/schemas';
 
 export const FileUploadOptionsSchema = Type.Object(
   {
-    chunkCheck: Type.Boolean(),
+    chunkCheck: Type.Boolean({ description: '是否逐片校验：true 时每个分片须带 ChunkHash（由管理员的上传策略决定，默认 false）' }),
     chunkCheckAlgorithm: Type.String({ description: '分片校验算法：MD5' }),
     chunkSize: Type.Integer({ description: '分片大小（字节）' }),
     maxFileCount: Type.Integer({ description: '一次选择的文件数超过它时提示（仅提示）' }),
@@ -75,6 +75,12 @@ export const CheckAndCreateResultSchema = Type.Object(
     fileInfo: Type.Union([Type.Object({ fileId: Type.String(), fileName: Type.String() }), Type.Null()]),
     uploadedChunks: Type.Array(Type.Integer()),
     batchNumber: Type.Union([Type.String(), Type.Null()], { description: '外部分享上传：分片调用路径中的批次号' }),
+    rapidPossible: Type.Optional(
+      Type.Boolean({
+        description:
+          '已建上传任务时给出：false 表示调用者可用的文件中没有同样大小的，秒传不可能成功，客户端可以边计算 MD5 边上传分片；true 时先算 MD5 再请求秒传',
+      }),
+    ),
   },
   { title: '上传任务' },
 );
@@ -110,4 +116,4 @@ export const ChunkResultSchema = Type.Object({
 export const ShareParamsSchema = Type.Object({ shareId: Type.String({ maxLength: 200 }) });
 export const BatchParamsSchema = Type.Object({ batchNumber: Type.String({ maxLength: 200 }) });
 
-export { UploadPolicySchema };
+export { UploadPolicyBodySchema, UploadPolicySchema };

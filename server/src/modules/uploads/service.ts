@@ -24,6 +24,7 @@ import {
   insertSession,
   listChunks,
   quotaUsed,
+  RAPID_CANDIDATES,
   rapidCandidates,
   recordChunk,
   findChunk,
@@ -151,9 +152,9 @@ export class UploadsService {
     return this.hashing.close();
   }
 
-  options(): FileUploadOptions {
+  async options(): Promise<FileUploadOptions> {
     return {
-      chunkCheck: false,
+      chunkCheck: (await this.settings.uploadPolicy()).chunkCheck,
       chunkCheckAlgorithm: 'MD5',
       chunkSize: this.limits.chunkSize,
       maxFileCount: this.limits.maxFileCount,
@@ -290,6 +291,7 @@ export class UploadsService {
           fileInfo: { fileId: previous.id, fileName: previous.file_name },
           uploadedChunks: (await listChunks(this.db, previous.id)).map((c) => Number(c.chunk_no)),
           batchNumber,
+          rapidPossible: await this.rapidPossible(actor, size, policy),
         };
       }
       // the task now names another file or place: the old session is of no use
@@ -351,7 +353,35 @@ export class UploadsService {
     });
     await this.staging.create(id);
     this.hashing.open(id);
-    return { conflictType: 0, conflictStrategies: [], fileInfo: { fileId: id, fileName: name }, uploadedChunks: [], batchNumber };
+    return {
+      conflictType: 0,
+      conflictStrategies: [],
+      fileInfo: { fileId: id, fileName: name },
+      uploadedChunks: [],
+      batchNumber,
+      rapidPossible: await this.rapidPossible(actor, size, policy),
+    };
+  }
+
+  /**
+   * Whether an instant upload could succeed for a file of `size`: the caller may read a live
+   * file of that size (below the share's root for a share). When it cannot, the client sends
+   * the chunks while it hashes. Always true for a file of one chunk or less (hashing it first
+   * costs next to nothing), when the candidates are too many to look at, and when the admin
+   * allows instant uploads from the whole organisation (the answer would tell which sizes
+   * exist there).
+   */
+  private async rapidPossible(actor: Actor, size: number, policy: FeaturePolicy): Promise<boolean> {
+    if (size <= this.limits.chunkSize) return true;
+    if (!actor.share && (await this.settings.uploadPolicy()).rapidUploadOrganization) return true;
+    const root = actor.share ? await findLiveItem(this.db, Number(actor.share.root_item_id)) : undefined;
+    if (actor.share && !root) return false;
+    const candidates = await rapidCandidates(this.db, null, size, root?.id_path ?? null, root?.id ?? null);
+    if (candidates.length >= RAPID_CANDIDATES) return true;
+    if (!candidates.length) return false;
+    const rights = await this.rights.load(actor.user, policy, candidates);
+    await rights.loadCaller();
+    return candidates.some((c) => rights.can(c, LEVEL.preview));
   }
 
   // ---- empty folders --------------------------------------------------------------------
@@ -402,8 +432,10 @@ export class UploadsService {
 
   /**
    * POST …/UploadChunk2: streams one chunk into the staging file at its offset. It counts as
-   * received once it is fsync'ed, its MD5 matches ChunkHash and it is recorded. A chunk
-   * already recorded is read and checked but never written again.
+   * received once it is fsync'ed, its MD5 matches ChunkHash (when one is sent) and it is
+   * recorded. Without ChunkHash no MD5 of the chunk is made: the whole file's MD5 at the merge
+   * guards the content; the upload policy's chunkCheck makes ChunkHash required. A chunk
+   * already recorded is read (and checked, with ChunkHash) but never written again.
    */
   async receiveChunk(
     actor: Actor,
@@ -433,29 +465,36 @@ export class UploadsService {
     if (n < 1 || n > sessionTotal) throw badRequest(`分片序号应在 1 到 ${sessionTotal} 之间`);
     const expected = n < sessionTotal ? sessionChunk : size - (sessionTotal - 1) * sessionChunk;
     if (declared !== expected) throw badRequest(`第 ${n} 个分片的大小应为 ${expected} 字节`);
-    const hash = (chunkHash ?? '').trim().toLowerCase();
-    if (!MD5_HEX.test(hash)) throw badRequest('缺少分片校验值 ChunkHash，或其不是 32 位十六进制的 MD5');
+    const hash = (chunkHash ?? '').trim().toLowerCase() || null;
+    if (hash === null) {
+      if ((await this.settings.uploadPolicy()).chunkCheck) throw badRequest('已开启分片校验，分片须带校验值 ChunkHash，请刷新页面后重新上传');
+    } else if (!MD5_HEX.test(hash)) {
+      throw badRequest('分片校验值 ChunkHash 应为 32 位十六进制的 MD5');
+    }
 
     return this.withLock(`chunk:${session.id}:${n}`, async () => {
       const recorded = await findChunk(this.db, session.id, n);
       if (recorded) {
-        // sent again: read and checked, never written again
-        const again = await readOnly(file, expected);
+        // sent again: read (and checked), never written again
+        const again = await readOnly(file, expected, hash !== null);
         if (again.bytes !== expected) throw incomplete(n, again.bytes, expected);
-        if (again.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
-        if (recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
+        if (hash !== null) {
+          if (again.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
+          if (recorded.md5 && recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
+        }
       } else {
         let written: WrittenChunk;
         try {
-          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected);
+          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, hash !== null);
         } catch (err) {
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
           throw err;
         }
         if (written.bytes !== expected) throw incomplete(n, written.bytes, expected);
-        if (written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
+        if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         try {
-          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash, created_at: Date.now() });
+          // a chunk sent without ChunkHash is recorded with an empty md5
+          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash ?? '', created_at: Date.now() });
         } catch (err) {
           if (isUniqueViolation(err)) {
             /* recorded by a parallel request meanwhile */
@@ -710,15 +749,15 @@ function tooLong(n: number, expected: number): AppError {
   return badRequest(`第 ${n} 个分片的内容超过声明的大小（${expected} 字节）`);
 }
 
-/** Reads a repeated chunk without writing it: its size and MD5 (too long: refused at once). */
-async function readOnly(source: Readable, limit: number): Promise<{ bytes: number; md5: string }> {
-  const md5 = crypto.createHash('md5');
+/** Reads a repeated chunk without writing it: its size, and its MD5 when `hash` (too long: refused at once). */
+async function readOnly(source: Readable, limit: number, hash: boolean): Promise<{ bytes: number; md5: string | null }> {
+  const md5 = hash ? crypto.createHash('md5') : null;
   let bytes = 0;
   for await (const piece of source) {
     const buf = piece as Buffer;
     if (bytes + buf.length > limit) throw badRequest(`分片的内容超过声明的大小（${limit} 字节）`);
-    md5.update(buf);
+    md5?.update(buf);
     bytes += buf.length;
   }
-  return { bytes, md5: md5.digest('hex') };
+  return { bytes, md5: md5 ? md5.digest('hex') : null };
 }

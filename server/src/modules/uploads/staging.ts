@@ -11,8 +11,8 @@ export class ChunkTooLong extends Error {}
 
 export interface WrittenChunk {
   bytes: number;
-  /** hex MD5 of the bytes written */
-  md5: string;
+  /** hex MD5 of the bytes written; null when none was asked for */
+  md5: string | null;
 }
 
 const SUFFIX = '.part';
@@ -37,10 +37,10 @@ export class Staging {
   }
 
   /**
-   * Streams `source` into the staging file at `offset`, hashing it on the way, and fsyncs it.
-   * Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive.
+   * Streams `source` into the staging file at `offset` (hashing it on the way when `hash`), and
+   * fsyncs it. Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive.
    */
-  async writeAt(sessionId: string, offset: number, source: Readable, limit: number): Promise<WrittenChunk> {
+  async writeAt(sessionId: string, offset: number, source: Readable, limit: number, hash = true): Promise<WrittenChunk> {
     const file = this.pathOf(sessionId);
     let fh: fs.promises.FileHandle;
     try {
@@ -50,7 +50,7 @@ export class Staging {
       await fs.promises.mkdir(this.dir, { recursive: true });
       fh = await fs.promises.open(file, fs.constants.O_RDWR | fs.constants.O_CREAT);
     }
-    const md5 = crypto.createHash('md5');
+    const md5 = hash ? crypto.createHash('md5') : null;
     let bytes = 0;
     // the multipart parser hands over pieces of about 64 KB: they are written in batches of up
     // to WRITE_BATCH bytes, one writev each (a bounded buffer per chunk in flight, never the
@@ -75,7 +75,7 @@ export class Staging {
       for await (const piece of source) {
         const buf = piece as Buffer;
         if (bytes + buf.length > limit) throw new ChunkTooLong();
-        md5.update(buf);
+        md5?.update(buf);
         bytes += buf.length;
         batch.push(buf);
         batchBytes += buf.length;
@@ -86,7 +86,7 @@ export class Staging {
     } finally {
       await fh.close();
     }
-    return { bytes, md5: md5.digest('hex') };
+    return { bytes, md5: md5 ? md5.digest('hex') : null };
   }
 
   async size(sessionId: string): Promise<number | null> {

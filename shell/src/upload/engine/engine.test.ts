@@ -3,7 +3,8 @@ import { ApiError, PanelStatus, UPLOAD_TEXT, UploadStatus, type UploadPath } fro
 import { UploadEngine, type UploadEngineDeps } from './engine';
 import { FakeServer } from './fakeServer';
 import { createHasher, type Hasher, type HashWorker } from './hasher';
-import { handleHashRequest, type HashMessage, type HashRequest } from './md5';
+import { handleHashRequest, readArrayBuffer, resetMd5Choice, type HashMessage, type HashRequest } from './md5';
+import { meterMd5 } from './meteredMd5';
 import { createTaskStore } from './taskStore';
 import { memoryStorage } from './memoryStorage';
 
@@ -606,20 +607,19 @@ describe('external shares', () => {
 describe('hashing', () => {
   const inThread = () => createHasher({ createWorker: null, between: () => Promise.resolve() });
 
-  /** A hasher that counts its calls, and the bytes fed to spark-md5 before the instant-upload check and after it. */
+  /** A hasher that counts its calls, and the bytes fed to MD5 before the instant-upload check and after it. */
   function counted(server: FakeServer, inner: Hasher = inThread()) {
     const hasher = {
       hash: jest.fn((file: Blob, job: Parameters<Hasher['hash']>[1]) => inner.hash(file, job)),
       hashChunk: jest.fn((chunk: Blob, signal?: AbortSignal) => inner.hashChunk(chunk, signal)),
       release: jest.fn(() => inner.release()),
     };
-    const original = SparkMD5.ArrayBuffer.prototype.append;
     const bytes = { hashing: 0, sending: 0 };
     let phase: keyof typeof bytes = 'hashing';
-    const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append').mockImplementation(function (this: SparkMD5.ArrayBuffer, buffer: ArrayBuffer) {
+    const meter = meterMd5();
+    meter.onUpdate = (buffer) => {
       bytes[phase] += buffer.byteLength;
-      return original.call(this, buffer);
-    });
+    };
     const checkRapid = server.checkRapid.bind(server);
     let rapidOrder = Infinity;
     let callsAtRapid = -1;
@@ -636,7 +636,7 @@ describe('hashing', () => {
       bytes,
       rapidCheckedAt: () => rapidOrder,
       hashChunkCallsAtRapid: () => callsAtRapid,
-      restore: () => append.mockRestore(),
+      restore: () => resetMd5Choice(),
     };
   }
 
@@ -769,6 +769,153 @@ describe('hashing', () => {
     expect(statuses(engine)).toEqual([UploadStatus.Success]);
     expect(workers.made.every((w) => w.terminated)).toBe(true);
     expect(await server.wrongChunkHashes()).toEqual([]);
+  });
+});
+
+describe('chunk checks off (the default) and sending while hashing', () => {
+  /** A hasher whose whole-file hash answers only when `finish()` is called (or the job aborts). */
+  function gatedHasher(content: string) {
+    let finish: () => void = () => undefined;
+    const hasher = {
+      aborted: false,
+      progress: null as ((percent: number) => void) | null,
+      hash: jest.fn((_file: Blob, job: Parameters<Hasher['hash']>[1]) =>
+        new Promise<string>((resolve, reject) => {
+          hasher.progress = job.onProgress ?? null;
+          finish = () => resolve(SparkMD5.hash(content));
+          job.signal?.addEventListener('abort', () => {
+            hasher.aborted = true;
+            reject(new Error('aborted'));
+          });
+        }),
+      ),
+      hashChunk: jest.fn(async (chunk: Blob) => SparkMD5.ArrayBuffer.hash(await readArrayBuffer(chunk))),
+      release: jest.fn(),
+    };
+    return { hasher, finish: () => finish() };
+  }
+
+  it('sends no ChunkHash and hashes no chunk when the server does not ask for chunk checks: each byte is hashed once', async () => {
+    const server = new FakeServer();
+    server.options.chunkCheck = false;
+    const meter = meterMd5();
+    try {
+      const { engine } = setup({ transport: server });
+      const content = 'abcdefghijklmnopqrstuvw'; // 6 chunks
+      await engine.add([fileOf(content, 'h.txt')], folder);
+      await engine.whenIdle();
+      expect(statuses(engine)).toEqual([UploadStatus.Success]);
+      expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'rapid', 'chunk', 'chunk', 'chunk', 'chunk', 'chunk', 'chunk', 'merge']);
+      expect(server.of('chunk').map((c) => c.hash)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+      expect(meter.bytes).toBe(content.length);
+      expect(await server.receivedHash('s1')).toBe(server.of('merge')[0].fileHash);
+      expect(server.of('merge')[0].fileHash).toBe(SparkMD5.hash(content));
+    } finally {
+      resetMd5Choice();
+    }
+  });
+
+  it('sends the chunks while the file is hashed when no instant upload is possible, and merges after both', async () => {
+    const content = 'abcdefghijklmnopqrst'; // 5 chunks
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    server.options.chunkCheck = false;
+    server.rapidPossible = false;
+    const [item] = await engine.add([fileOf(content, '录像.mp4')], folder);
+    await until(() => server.of('chunk').length === 5);
+    // every chunk is on its way or sent while the hash is still being made; no merge yet
+    expect(server.of('rapid')).toHaveLength(0);
+    expect(server.of('merge')).toHaveLength(0);
+    // the row shows the sending, not the hashing, and the hashing once it is all that is left
+    await until(() => engine.getItem(item.id)!.isMD5Compute);
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Uploading, mathPro: 99, msg: UPLOAD_TEXT.hashing });
+    hasher.progress?.(60);
+    expect(engine.getItem(item.id)!.md5verify).toBe(60);
+    finish();
+    await engine.whenIdle();
+    expect(server.calls.map((c) => c.kind).slice(-2)).toEqual(['rapid', 'merge']);
+    // chunks sent before the hash name the session as their identifier
+    expect(server.of('chunk').map((c) => c.fields.identifier)).toEqual(['s1', 's1', 's1', 's1', 's1']);
+    expect(server.of('merge')[0].fileHash).toBe(SparkMD5.hash(content));
+    expect(await server.receivedHash('s1')).toBe(SparkMD5.hash(content));
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Success, mathPro: 100, isMD5Compute: false, md5verify: 100 });
+    expect(hasher.hashChunk).not.toHaveBeenCalled();
+  });
+
+  it('with chunk checks on, chunks sent while hashing still carry their right ChunkHash', async () => {
+    const content = 'abcdefghijklmnopqrst';
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    server.rapidPossible = false;
+    await engine.add([fileOf(content, 'c.bin')], folder);
+    await until(() => server.of('chunk').length === 5);
+    finish();
+    await engine.whenIdle();
+    expect(server.of('chunk').map((c) => c.hash)).toEqual(chunkHashesOf(content, 4));
+    expect(await server.wrongChunkHashes()).toEqual([]);
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+  });
+
+  it('an instant upload that succeeds after all drops the chunks still on their way and merges nothing', async () => {
+    const content = 'x'.repeat(40); // 10 chunks
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    server.options.chunkCheck = false;
+    server.rapidPossible = false;
+    server.hold = true;
+    const [item] = await engine.add([fileOf(content, 'same.bin')], folder);
+    await until(() => server.inFlight === 3);
+    server.known.add(SparkMD5.hash(content)); // the same content landed meanwhile
+    finish();
+    await engine.whenIdle();
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Success, msg: '秒传成功' });
+    expect(server.of('chunk')).toHaveLength(3);
+    expect(server.inFlight).toBe(0);
+    expect(server.of('merge')).toHaveLength(0);
+  });
+
+  it('a chunk that fails for good stops the hashing and fails the file with its message', async () => {
+    const content = 'abcdefghijklmnopqrst';
+    const { hasher } = gatedHasher(content);
+    const { engine, server } = setup({ hasher, retries: 0 });
+    server.options.chunkCheck = false;
+    server.rapidPossible = false;
+    server.failChunk = (n) => n === 2;
+    const [item] = await engine.add([fileOf(content, 'f.bin')], folder);
+    await engine.whenIdle();
+    expect(engine.getItem(item.id)).toMatchObject({ status: UploadStatus.Error, msg: '服务器繁忙' });
+    expect(hasher.aborted).toBe(true);
+    expect(server.of('rapid')).toHaveLength(0);
+    expect(server.of('merge')).toHaveLength(0);
+  });
+
+  it('sends while hashing, and asks for no instant upload, when instant uploads are off', async () => {
+    const content = 'abcdefgh';
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    server.options.rapidUpload = false;
+    await engine.add([fileOf(content, 'r.bin')], folder);
+    await until(() => server.of('chunk').length === 2);
+    finish();
+    await engine.whenIdle();
+    expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'chunk', 'chunk', 'merge']);
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+  });
+
+  it('hashes first, sending nothing, while the server says an instant upload may be had', async () => {
+    const content = 'abcdefgh';
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    server.rapidPossible = true;
+    server.known.add(SparkMD5.hash(content));
+    await engine.add([fileOf(content, 'same.txt')], folder);
+    await until(() => hasher.hash.mock.calls.length === 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.of('chunk')).toHaveLength(0);
+    finish();
+    await engine.whenIdle();
+    expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'rapid']);
+    expect(engine.getSnapshot().items[0]).toMatchObject({ status: UploadStatus.Success, msg: '秒传成功' });
   });
 });
 

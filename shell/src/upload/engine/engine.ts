@@ -1,9 +1,10 @@
 // The upload engine of 云文档 (spec sections 4 and 5, api-contract "Upload"): one queue of
 // upload items, one file at a time. Per file: create the upload task (a name conflict
 // pauses everything until the user answers), hash the whole file, ask for an instant
-// upload, otherwise send the missing chunks three at a time (each hashed just before it is
-// sent, then retried twice, 5 s apart) and finish with the merge. React-free: the panel
-// reads snapshots through subscribe().
+// upload, otherwise send the missing chunks three at a time (retried twice, 5 s apart; each
+// with its ChunkHash only when the server asks for chunk checks) and finish with the merge.
+// When the server says no instant upload is possible for the file, the chunks are sent while
+// it is hashed. React-free: the panel reads snapshots through subscribe().
 import {
   ApiError,
   CHUNK_CONCURRENCY,
@@ -25,6 +26,7 @@ import {
   summarizeUploads,
   type FileUploadOptions,
   type UploadConflictAnswer,
+  type UploadChunkQuery,
   type UploadConflictRequest,
   type UploadItem,
   type UploadPath,
@@ -90,6 +92,14 @@ interface Entry {
   chunkHashes: { chunkSize: number; byNumber: Map<number, string>; pending: Map<number, Promise<string>> } | null;
   /** refused when added (no name, too large): retry cannot help */
   refused: boolean;
+}
+
+/** What to send of a file: the chunks the server holds already are skipped. */
+interface ChunkPlan {
+  uploaded: readonly number[];
+  chunkSize: number;
+  /** each chunk carries its ChunkHash (FileUploadOptions.chunkCheck) */
+  chunkCheck: boolean;
 }
 
 interface Run {
@@ -781,12 +791,19 @@ export class UploadEngine {
       path: { ...item.path, accessKey: null },
     });
 
-    // 2. the whole file's hash (kept for a retry of the same file); the chunks' own hashes are
-    // made meanwhile on another core
+    const uploaded = created.uploadedChunks ?? [];
+    const plan: ChunkPlan = { uploaded, chunkSize: options.chunkSize, chunkCheck: options.chunkCheck };
+    // no instant upload can come of the hash: the chunks go while it is made
+    if (!entry.fileHash && (!options.rapidUpload || created.rapidPossible === false)) {
+      return this.hashWhileSending(entry, file, fileId, plan, options.rapidUpload, signal, guard);
+    }
+
+    // 2. the whole file's hash (kept for a retry of the same file); when chunks are checked,
+    // their own hashes are made meanwhile on another core
     const ahead = new AbortController();
     const stopAhead = () => ahead.abort();
     signal.addEventListener('abort', stopAhead, { once: true });
-    if (!entry.fileHash) this.hashChunksAhead(entry, file, created.uploadedChunks ?? [], options.chunkSize, ahead.signal);
+    if (!entry.fileHash && plan.chunkCheck) this.hashChunksAhead(entry, file, uploaded, plan.chunkSize, ahead.signal);
     try {
       const fileHash = await this.hash(entry, file, signal);
       guard();
@@ -800,29 +817,84 @@ export class UploadEngine {
           return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
         }
       }
-      return await this.sendAndMerge(entry, file, fileId, fileHash, created.uploadedChunks ?? [], options.chunkSize, signal, guard);
+      // 4. the missing chunks
+      await this.sendChunks(entry, file, fileId, plan, () => fileHash, signal);
+      guard();
+      // 5. finish
+      return await this.finish(entry, fileId, fileHash, signal, guard);
     } finally {
       stopAhead();
       signal.removeEventListener('abort', stopAhead);
     }
   }
 
-  /** Steps 4 and 5: the missing chunks, then the merge. */
-  private async sendAndMerge(
+  /**
+   * Steps 2 to 5 when no instant upload can come of the hash (the server holds no file of
+   * this size the caller could use, or instant uploads are off): the chunks are sent while
+   * the whole file is hashed on another core, and the merge follows both. Should an instant
+   * upload succeed after all (the same content landed meanwhile), the chunks still on their
+   * way are dropped; a chunk that fails for good stops the hashing.
+   */
+  private async hashWhileSending(
     entry: Entry,
     file: File,
     fileId: string,
-    fileHash: string,
-    uploadedChunks: readonly number[],
-    chunkSize: number,
+    plan: ChunkPlan,
+    rapidUpload: boolean,
     signal: AbortSignal,
     guard: () => void,
   ): Promise<void> {
-    // 4. the missing chunks
-    await this.sendChunks(entry, file, fileId, fileHash, uploadedChunks, chunkSize, signal);
-    guard();
+    const sending = new AbortController();
+    const hashing = new AbortController();
+    const stopAll = () => {
+      sending.abort();
+      hashing.abort();
+    };
+    signal.addEventListener('abort', stopAll, { once: true });
+    let sendFailure: unknown = null;
+    const sent = this.sendChunks(entry, file, fileId, plan, () => entry.fileHash ?? fileId, sending.signal).then(
+      () => {
+        // everything is sent before the hash is done: the row shows the hashing from here
+        if (!entry.fileHash && !signal.aborted) {
+          this.patch(entry, { isMD5Compute: true, msg: UPLOAD_TEXT.hashing });
+          this.changed();
+        }
+      },
+      (e: unknown) => {
+        sendFailure = e;
+        hashing.abort();
+        throw e;
+      },
+    );
+    sent.catch(() => undefined);
+    try {
+      let fileHash: string;
+      try {
+        fileHash = await this.hash(entry, file, hashing.signal, { background: true });
+      } catch (e) {
+        if (sendFailure) throw sendFailure;
+        throw e;
+      }
+      guard();
+      if (rapidUpload) {
+        const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
+        guard();
+        if (rapid?.success) {
+          sending.abort();
+          return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
+        }
+      }
+      await sent;
+      guard();
+      return await this.finish(entry, fileId, fileHash, signal, guard);
+    } finally {
+      stopAll();
+      signal.removeEventListener('abort', stopAll);
+    }
+  }
 
-    // 5. finish
+  /** Step 5: the merge. */
+  private async finish(entry: Entry, fileId: string, fileHash: string, signal: AbortSignal, guard: () => void): Promise<void> {
     let merged: unknown;
     try {
       merged = await this.deps.transport.merge(
@@ -839,9 +911,13 @@ export class UploadEngine {
     this.succeed(entry, typeof finalId === 'string' && finalId ? finalId : fileId, '');
   }
 
-  private async hash(entry: Entry, file: File, signal: AbortSignal): Promise<string> {
+  /**
+   * The whole file's MD5, shown on the row as 正在校验文件 n%; `background` (chunks are sent
+   * meanwhile): the row shows the sending until the hashing is all that is left.
+   */
+  private async hash(entry: Entry, file: File, signal: AbortSignal, { background = false } = {}): Promise<string> {
     if (entry.fileHash) return entry.fileHash;
-    this.patch(entry, { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
+    this.patch(entry, background ? { md5verify: 0 } : { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
     this.changed();
     let fileHash: string;
     try {
@@ -850,7 +926,7 @@ export class UploadEngine {
         onProgress: (percent) => {
           if (signal.aborted || percent === entry.item.md5verify) return;
           this.patch(entry, { md5verify: percent });
-          this.changed();
+          if (entry.item.isMD5Compute) this.changed();
         },
       });
     } catch {
@@ -918,13 +994,17 @@ export class UploadEngine {
     })();
   }
 
+  /**
+   * Sends the chunks the server lacks, three at a time, each retried twice 5 s apart; with
+   * chunk checks on, each carries its ChunkHash. `identifier` is the file's MD5, or its session
+   * while the MD5 is still being made.
+   */
   private async sendChunks(
     entry: Entry,
     file: File,
     fileId: string,
-    fileHash: string,
-    uploadedChunks: readonly number[],
-    chunkSize: number,
+    { uploaded: uploadedChunks, chunkSize, chunkCheck }: ChunkPlan,
+    identifier: () => string,
     signal: AbortSignal,
   ): Promise<void> {
     const size = file.size;
@@ -978,19 +1058,20 @@ export class UploadEngine {
     const sendOne = async (n: number) => {
       const [start, end] = chunkRange(n, size, chunkSize);
       const blob = file.slice(start, end);
-      // hashed once: a failing read is not helped by sending again
-      const chunkHash = await this.chunkHash(entry, n, blob, chunkSize, chunks.signal);
+      // hashed once, and only when chunks are checked: a failing read is not helped by sending again
+      const query: UploadChunkQuery = { fileId, RelativePath: item.relativePath };
+      if (chunkCheck) query.ChunkHash = await this.chunkHash(entry, n, blob, chunkSize, chunks.signal);
       for (let attempt = 0; ; attempt += 1) {
         try {
           await this.deps.transport.uploadChunk({
-            query: { fileId, ChunkHash: chunkHash, RelativePath: item.relativePath },
+            query,
             fields: {
               chunkNumber: n,
               totalChunks: total,
               chunkSize,
               currentChunkSize: end - start,
               totalSize: size,
-              identifier: fileHash,
+              identifier: identifier(),
               filename: item.fileName,
               relativePath: item.relativePath,
             },

@@ -18,7 +18,7 @@ export type Call =
   | { kind: 'options' }
   | { kind: 'create'; body: CheckAndCreateFileInfoBody; target: TransportTarget }
   | { kind: 'rapid'; fileId: string; fileHash: string }
-  | { kind: 'chunk'; fileId: string; n: number; hash: string; size: number; fields: ChunkUpload['fields']; at: number }
+  | { kind: 'chunk'; fileId: string; n: number; hash: string | undefined; size: number; fields: ChunkUpload['fields']; at: number }
   | { kind: 'merge'; fileId: string; fileHash: string; relativePath: string }
   | { kind: 'folders'; body: CreateFoldersBody; target: TransportTarget };
 
@@ -33,7 +33,10 @@ const canceled = () => new ApiError('请求已取消', 0, { canceled: true });
 
 export class FakeServer implements UploadTransport {
   calls: Call[] = [];
-  options = { ...DEFAULT_UPLOAD_OPTIONS, chunkSize: 4 };
+  /** chunk checks on, so that most tests see every ChunkHash; the tests of the default turn them off */
+  options = { ...DEFAULT_UPLOAD_OPTIONS, chunkSize: 4, chunkCheck: true };
+  /** what CheckAndCreateFileInfo says of instant uploads (undefined: nothing, as an older server) */
+  rapidPossible: boolean | undefined = undefined;
   /** names already in the target folder */
   existing = new Set<string>();
   /** hashes the caller can already read */
@@ -57,6 +60,8 @@ export class FakeServer implements UploadTransport {
   private sessionCount = 0;
   /** each chunk's ChunkHash checked against its bytes, in the background (the timing of calls stays as it is) */
   private hashChecks: Array<Promise<{ fileId: string; n: number; sent: string; actual: string } | null>> = [];
+  /** the whole file as the server would put it together from the chunks sent, by session */
+  private received = new Map<string, Map<number, Blob>>();
 
   /** The chunks sent so far whose ChunkHash was not the MD5 of their bytes. */
   async wrongChunkHashes() {
@@ -95,7 +100,12 @@ export class FakeServer implements UploadTransport {
       session = { fileId: `s${this.sessionCount}`, chunks: new Set() };
       this.sessions.set(body.taskId, session);
     }
-    return { conflictType: 0, fileInfo: { fileId: session.fileId, fileName: body.fileName }, uploadedChunks: [...session.chunks] };
+    return {
+      conflictType: 0,
+      fileInfo: { fileId: session.fileId, fileName: body.fileName },
+      uploadedChunks: [...session.chunks],
+      ...(this.rapidPossible === undefined ? {} : { rapidPossible: this.rapidPossible }),
+    };
   }
 
   async checkRapid(body: { fileId: string; fileHash: string }) {
@@ -108,12 +118,14 @@ export class FakeServer implements UploadTransport {
     const { fileId, ChunkHash } = chunk.query;
     const n = chunk.fields.chunkNumber;
     this.calls.push({ kind: 'chunk', fileId, n, hash: ChunkHash, size: chunk.blob.size, fields: chunk.fields, at: Date.now() });
-    this.hashChecks.push(
-      readArrayBuffer(chunk.blob).then((bytes) => {
-        const actual = SparkMD5.ArrayBuffer.hash(bytes);
-        return actual === ChunkHash ? null : { fileId, n, sent: ChunkHash, actual };
-      }),
-    );
+    if (ChunkHash !== undefined) {
+      this.hashChecks.push(
+        readArrayBuffer(chunk.blob).then((bytes) => {
+          const actual = SparkMD5.ArrayBuffer.hash(bytes);
+          return actual === ChunkHash ? null : { fileId, n, sent: ChunkHash, actual };
+        }),
+      );
+    }
     const key = `${fileId}#${n}`;
     const attempt = this.attempts.get(key) ?? 0;
     this.attempts.set(key, attempt + 1);
@@ -134,11 +146,21 @@ export class FakeServer implements UploadTransport {
       chunk.onProgress?.(chunk.blob.size);
       if (this.failChunk?.(n, attempt)) throw new ApiError('服务器繁忙', 500, { status: 500, serverMessage: '服务器繁忙' });
       for (const s of this.sessions.values()) if (s.fileId === fileId) s.chunks.add(n);
+      if (!this.received.has(fileId)) this.received.set(fileId, new Map());
+      this.received.get(fileId)!.set(n, chunk.blob);
     } finally {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.active.clear();
     }
     return null;
+  }
+
+  /** The MD5 of what session `fileId` received, chunks in order (what the real merge checks). */
+  async receivedHash(fileId: string): Promise<string> {
+    const chunks = [...(this.received.get(fileId) ?? new Map<number, Blob>()).entries()].sort(([a], [b]) => a - b);
+    const md5 = new SparkMD5.ArrayBuffer();
+    for (const [, blob] of chunks) md5.append(await readArrayBuffer(blob));
+    return md5.end();
   }
 
   async merge(body: { fileId: string; fileHash: string; relativePath: string }) {

@@ -4,10 +4,11 @@
 // - Chunks, while they are being sent: a small pool of long-lived workers answering requests
 //   { chunk, id } with the chunk's MD5, so that the next chunks are hashed on other cores
 //   while earlier ones are on the wire. The engine releases the pool when it goes idle.
+// Chunks are hashed only when the server asks for chunk checks (FileUploadOptions.chunkCheck).
 // Where no Worker exists, or a worker fails to start, both hash on this thread with a pause
-// between slices.
+// between slices. Whoever hashes the file says which MD5 engine it runs (onEngine).
 import { MD5_SLICE_SIZE } from '@app/shared';
-import { computeMd5, HashAbortedError, type HashMessage, type HashRequest } from './md5';
+import { chooseMd5Engine, computeMd5, HashAbortedError, type HashMessage, type HashRequest, type Md5EngineName } from './md5';
 
 export interface HashJob {
   /** 0–100 */
@@ -40,6 +41,8 @@ export interface HasherOptions {
   between?: () => Promise<void>;
   /** how many workers hash chunks (2 by default where there are 2 cores or more) */
   chunkWorkers?: number;
+  /** told, for each file, which MD5 engine hashes it (and why not hash-wasm when it falls back) */
+  onEngine?: (name: Md5EngineName, fallbackReason: string | null) => void;
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -81,8 +84,17 @@ export function createHasher(options: HasherOptions = {}): Hasher {
   const createWorker = options.createWorker === undefined ? defaultWorkerFactory() : options.createWorker;
   const poolSize = Math.max(1, Math.floor(options.chunkWorkers ?? defaultChunkWorkers()));
 
-  const inThread = (blob: Blob, signal?: AbortSignal, onProgress?: (percent: number) => void) =>
-    computeMd5(blob, { sliceSize, onProgress, between, signal });
+  const onEngine = options.onEngine;
+
+  /** A chunk on this thread. */
+  const inThread = (blob: Blob, signal?: AbortSignal) => computeMd5(blob, { sliceSize, between, signal });
+
+  /** The whole file on this thread: the engine is told first, as a worker tells it. */
+  const fileInThread = async (file: Blob, job: HashJob) => {
+    const { engine, fallbackReason } = await chooseMd5Engine();
+    onEngine?.(engine.name, fallbackReason);
+    return computeMd5(file, { engine, sliceSize, between, signal: job.signal, onProgress: job.onProgress });
+  };
 
   // ---- the whole file -----------------------------------------------------------------------
 
@@ -92,7 +104,7 @@ export function createHasher(options: HasherOptions = {}): Hasher {
       try {
         worker = make();
       } catch {
-        inThread(file, job.signal, job.onProgress).then(resolve, reject);
+        fileInThread(file, job).then(resolve, reject);
         return;
       }
       let started = false;
@@ -107,7 +119,8 @@ export function createHasher(options: HasherOptions = {}): Hasher {
       job.signal?.addEventListener('abort', onAbort, { once: true });
       worker.onmessage = ({ data }) => {
         started = true;
-        if (data.type === 'progress') job.onProgress?.(data.percent);
+        if (data.type === 'engine') onEngine?.(data.name, data.fallbackReason);
+        else if (data.type === 'progress') job.onProgress?.(data.percent);
         else if (data.type === 'done') {
           finish();
           resolve(data.hash);
@@ -119,7 +132,7 @@ export function createHasher(options: HasherOptions = {}): Hasher {
       worker.onerror = () => {
         finish();
         // a worker that could not even start (blocked script, CSP): hash here instead
-        if (!started && !job.signal?.aborted) inThread(file, job.signal, job.onProgress).then(resolve, reject);
+        if (!started && !job.signal?.aborted) fileInThread(file, job).then(resolve, reject);
         else reject(new Error('worker failed'));
       };
       worker.postMessage({ type: 'file', file, sliceSize });
@@ -248,7 +261,7 @@ export function createHasher(options: HasherOptions = {}): Hasher {
   return {
     hash(file, job) {
       if (job.signal?.aborted) return Promise.reject(new HashAbortedError());
-      return createWorker ? fileInWorker(file, job, createWorker) : inThread(file, job.signal, job.onProgress);
+      return createWorker ? fileInWorker(file, job, createWorker) : fileInThread(file, job);
     },
     hashChunk,
     release,

@@ -1,30 +1,110 @@
+import crypto from 'node:crypto';
 import SparkMD5 from 'spark-md5';
-import { chunkCount, chunkRange, computeMd5, handleHashRequest, type HashMessage, type HashRequest } from './md5';
+import {
+  chooseMd5Engine,
+  chunkCount,
+  chunkRange,
+  computeMd5,
+  handleHashRequest,
+  loadWasmMd5,
+  resetMd5Choice,
+  sparkMd5Engine,
+  type HashMessage,
+  type HashRequest,
+  type Md5Engine,
+} from './md5';
 import { createHasher, type HashWorker } from './hasher';
+import { meterMd5 } from './meteredMd5';
 
 const text = 'The quick brown fox jumps over the lazy dog'; // 43 bytes
 const blob = () => new Blob([text]);
+const nodeMd5 = (bytes: Uint8Array | string) => crypto.createHash('md5').update(bytes).digest('hex');
 
-/** Bytes fed to every spark-md5 hash while `run` runs. */
-async function appendedBytes<T>(run: () => Promise<T>): Promise<{ result: T; bytes: number }> {
-  const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append');
-  try {
-    const result = await run();
-    const bytes = append.mock.calls.reduce((sum, [buffer]) => sum + buffer.byteLength, 0);
-    return { result, bytes };
-  } finally {
-    append.mockRestore();
-  }
-}
+afterEach(() => resetMd5Choice());
+
+describe('the two MD5 engines', () => {
+  let wasm: Md5Engine;
+  beforeAll(async () => {
+    wasm = await loadWasmMd5();
+  });
+
+  it('hash-wasm loads here (WebAssembly runs) and is chosen, once, with no fallback', async () => {
+    expect(wasm.name).toBe('hash-wasm');
+    const load = jest.fn(() => loadWasmMd5());
+    const first = await chooseMd5Engine(load);
+    const second = await chooseMd5Engine(load);
+    expect(first).toEqual({ engine: expect.objectContaining({ name: 'hash-wasm' }), fallbackReason: null });
+    expect(second).toBe(first);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('give the same digests as each other and as Node, across slice boundaries and for empty files', async () => {
+    const random = new Uint8Array(crypto.randomBytes(5 * 1024 * 1024 + 3));
+    const cases: Array<[Blob, string]> = [
+      [new Blob([]), nodeMd5('')],
+      [blob(), nodeMd5(text)],
+      [new Blob([random]), nodeMd5(random)],
+    ];
+    for (const [data, expected] of cases) {
+      // slices that cut inside MD5's 64-byte blocks, on them, and larger than the data
+      for (const sliceSize of [1, 3, 63, 64, 65, 1000, 2 * 1024 * 1024]) {
+        if (data.size > 100_000 && sliceSize < 1000) continue;
+        const [a, b] = await Promise.all([computeMd5(data, { engine: wasm, sliceSize }), computeMd5(data, { engine: sparkMd5Engine, sliceSize })]);
+        expect({ sliceSize, size: data.size, wasm: a, spark: b }).toEqual({ sliceSize, size: data.size, wasm: expected, spark: expected });
+      }
+    }
+  });
+
+  it('each file gets its own running hash: two at once do not mix', async () => {
+    const a = new Blob(['a'.repeat(10_000)]);
+    const b = new Blob(['b'.repeat(10_000)]);
+    const [ha, hb] = await Promise.all([computeMd5(a, { engine: wasm, sliceSize: 100 }), computeMd5(b, { engine: wasm, sliceSize: 100 })]);
+    expect([ha, hb]).toEqual([nodeMd5('a'.repeat(10_000)), nodeMd5('b'.repeat(10_000))]);
+  });
+
+  it('falls back to spark-md5, with the reason, where WebAssembly is missing, refused (CSP) or wrong', async () => {
+    const saved = globalThis.WebAssembly;
+    try {
+      // an old browser
+      delete (globalThis as { WebAssembly?: unknown }).WebAssembly;
+      const missing = await chooseMd5Engine();
+      expect(missing.engine.name).toBe('spark-md5');
+      expect(missing.fallbackReason).toBe('此环境不支持 WebAssembly');
+    } finally {
+      globalThis.WebAssembly = saved;
+    }
+    expect(typeof WebAssembly.compile).toBe('function');
+
+    // a Content-Security-Policy without 'wasm-unsafe-eval': compiling is refused
+    resetMd5Choice();
+    const refused = () => Promise.reject(new WebAssembly.CompileError("WebAssembly.compile(): Refused to compile or instantiate WebAssembly module because 'unsafe-eval' is not an allowed source"));
+    const csp = await chooseMd5Engine(() => loadWasmMd5(refused));
+    expect(csp.engine.name).toBe('spark-md5');
+    expect(csp.fallbackReason).toMatch(/Refused to compile/);
+
+    // an instance that gives a wrong digest is not trusted
+    resetMd5Choice();
+    const wrong = (async () => ({ update: () => undefined, digest: () => '0'.repeat(32) })) as unknown as Parameters<typeof loadWasmMd5>[0];
+    const broken = await chooseMd5Engine(() => loadWasmMd5(wrong));
+    expect(broken).toEqual({ engine: sparkMd5Engine, fallbackReason: 'WebAssembly MD5 自检结果不正确' });
+
+    // whatever engine was chosen, the digests are right
+    await expect(computeMd5(blob(), { sliceSize: 5 })).resolves.toBe(nodeMd5(text));
+  });
+});
 
 describe('computeMd5', () => {
   it('gives the MD5 of the bytes whatever the slice size, each byte hashed once', async () => {
-    for (const sliceSize of [1, 3, 7, 64]) {
-      const { result, bytes } = await appendedBytes(() => computeMd5(blob(), { sliceSize }));
-      expect(result).toBe(SparkMD5.hash(text));
-      expect(bytes).toBe(text.length);
+    for (const inner of [sparkMd5Engine, await loadWasmMd5()]) {
+      for (const sliceSize of [1, 3, 7, 64]) {
+        const meter = meterMd5(inner);
+        const result = await computeMd5(blob(), { sliceSize });
+        expect(result).toBe(SparkMD5.hash(text));
+        expect(meter.bytes).toBe(text.length);
+      }
+      meterMd5(inner);
+      await expect(computeMd5(new Blob([]))).resolves.toBe(SparkMD5.hash(''));
     }
-    await expect(computeMd5(new Blob([]))).resolves.toBe(SparkMD5.hash(''));
   });
 
   it('reads the next slice while the current one is hashed', async () => {
@@ -35,16 +115,9 @@ describe('computeMd5', () => {
       log.push(`read ${start}`);
       return slice(start, end);
     }) as Blob['slice'];
-    const original = SparkMD5.ArrayBuffer.prototype.append;
-    const append = jest.spyOn(SparkMD5.ArrayBuffer.prototype, 'append').mockImplementation(function (this: SparkMD5.ArrayBuffer, buffer: ArrayBuffer) {
-      log.push(`hash ${buffer.byteLength}`);
-      return original.call(this, buffer);
-    });
-    try {
-      expect(await computeMd5(file, { sliceSize: 20 })).toBe(SparkMD5.hash(text));
-    } finally {
-      append.mockRestore();
-    }
+    const meter = meterMd5();
+    meter.onUpdate = (buffer) => log.push(`hash ${buffer.byteLength}`);
+    expect(await computeMd5(file, { sliceSize: 20 })).toBe(SparkMD5.hash(text));
     expect(log).toEqual(['read 0', 'read 20', 'hash 20', 'read 40', 'hash 20', 'hash 3']);
   });
 
@@ -70,6 +143,7 @@ describe('the worker protocol', () => {
     const file: HashMessage[] = [];
     await handleHashRequest({ type: 'file', file: blob(), sliceSize: 22 }, (m) => file.push(m));
     expect(file).toEqual([
+      { type: 'engine', name: 'hash-wasm', fallbackReason: null },
       { type: 'progress', percent: 51 },
       { type: 'progress', percent: 100 },
       { type: 'done', hash: SparkMD5.hash(text) },
@@ -108,12 +182,14 @@ function inlineWorkers() {
 }
 
 describe('createHasher: the whole file', () => {
-  it('hashes in the worker with its progress, and terminates it after', async () => {
+  it('hashes in the worker with its progress, tells which engine hashed, and terminates it after', async () => {
     const { workers, createWorker } = inlineWorkers();
-    const hasher = createHasher({ sliceSize: 8, createWorker });
+    const onEngine = jest.fn();
+    const hasher = createHasher({ sliceSize: 8, createWorker, onEngine });
     const progress: number[] = [];
     const h = await hasher.hash(blob(), { onProgress: (p) => progress.push(p) });
     expect(h).toBe(SparkMD5.hash(text));
+    expect(onEngine.mock.calls).toEqual([['hash-wasm', null]]);
     expect(progress.at(-1)).toBe(100);
     expect(workers).toHaveLength(1);
     expect(workers[0].requests).toEqual([{ type: 'file', file: expect.any(Blob), sliceSize: 8 }]);
@@ -141,10 +217,13 @@ describe('createHasher: the whole file', () => {
   it('hashes on this thread where Worker does not exist (jsdom), yielding between slices, each byte once', async () => {
     expect(typeof Worker).toBe('undefined');
     const between = jest.fn(() => Promise.resolve());
-    const { result, bytes } = await appendedBytes(() => createHasher({ sliceSize: 10, between }).hash(blob(), {}));
+    const meter = meterMd5();
+    const onEngine = jest.fn();
+    const result = await createHasher({ sliceSize: 10, between, onEngine }).hash(blob(), {});
     expect(result).toBe(SparkMD5.hash(text));
-    expect(bytes).toBe(text.length);
+    expect(meter.bytes).toBe(text.length);
     expect(between).toHaveBeenCalledTimes(4);
+    expect(onEngine).toHaveBeenCalledWith('spark-md5', null);
   });
 });
 
@@ -231,5 +310,19 @@ describe('createHasher: chunks', () => {
     const between = jest.fn(() => Promise.resolve());
     await expect(createHasher({ sliceSize: 10, between }).hashChunk(blob())).resolves.toBe(SparkMD5.hash(text));
     expect(between).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('the page', () => {
+  it('logs a fallback to spark-md5 in the error log once, and nothing while hash-wasm runs', async () => {
+    const { getErrorLog, clearErrorLog } = await import('@app/shared');
+    const { reportMd5Engine, md5FallbackMessage } = await import('./index');
+    clearErrorLog();
+    reportMd5Engine('hash-wasm', null);
+    expect(getErrorLog()).toEqual([]);
+    reportMd5Engine('spark-md5', '此环境不支持 WebAssembly');
+    reportMd5Engine('spark-md5', '此环境不支持 WebAssembly');
+    expect(getErrorLog()).toEqual([expect.objectContaining({ type: 'script', message: md5FallbackMessage('此环境不支持 WebAssembly') })]);
+    expect(getErrorLog()[0].message).toContain('spark-md5');
   });
 });
