@@ -76,17 +76,17 @@ async function plainPost(page, plain, file) {
 
 const fromShell = createRequire(path.join(ROOT, 'shell', 'package.json'));
 
-/** The MD5 engines of the page, as scripts a Web Worker can load: each defines `start()` → { update(ArrayBuffer), hex() }. */
+/** The MD5 engines of the page, as scripts a Web Worker can load: each defines `start()` → { update(Uint8Array), hex() }. */
 const ENGINES = {
   'hash-wasm': () => `${fs.readFileSync(fromShell.resolve('hash-wasm/dist/md5.umd.min.js'), 'utf8')}
-const start = async () => { const h = await hashwasm.createMD5(); return { update: (b) => h.update(new Uint8Array(b)), hex: () => h.digest('hex') }; };`,
+const start = async () => { const h = await hashwasm.createMD5(); return { update: (b) => h.update(b), hex: () => h.digest('hex') }; };`,
   'spark-md5': () => `${fs.readFileSync(fromShell.resolve('spark-md5/spark-md5.min.js'), 'utf8')}
 const start = async () => { const h = new SparkMD5.ArrayBuffer(); return { update: (b) => h.append(b), hex: () => h.end() }; };`,
 };
 
 /**
- * One MD5 engine alone over `file`, in a fresh Web Worker of the page's browser, read in 2 MB
- * slices as the upload engine reads it: milliseconds and the hex MD5.
+ * One MD5 engine alone over `file`, in a fresh Web Worker of the page's browser, the file read
+ * as one stream as the upload engine reads it: milliseconds and the hex MD5.
  */
 async function md5Alone(page, plain, file, engine) {
   await page.goto(plain.url);
@@ -98,7 +98,8 @@ onmessage = async (e) => {
   const file = e.data;
   const md5 = await start();
   const t0 = performance.now();
-  for (let at = 0; at < file.size; at += 2 << 20) md5.update(await file.slice(at, at + (2 << 20)).arrayBuffer());
+  const reader = file.stream().getReader();
+  for (;;) { const { done, value } = await reader.read(); if (done) break; md5.update(value); }
   const hash = md5.hex();
   postMessage({ ms: performance.now() - t0, hash });
 };`;

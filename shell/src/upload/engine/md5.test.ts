@@ -94,6 +94,34 @@ describe('the two MD5 engines', () => {
 });
 
 describe('computeMd5', () => {
+  it('reads a Blob that can stream as one stream: the same digests, progress every slice, nothing read after an abort', async () => {
+    const { Blob: StreamingBlob } = await import('node:buffer');
+    const random = new Uint8Array(crypto.randomBytes(300_000));
+    // in pieces of 10,000 bytes, as a stream hands out a file
+    const parts = Array.from({ length: 30 }, (_, i) => random.subarray(i * 10_000, (i + 1) * 10_000));
+    const streaming = new StreamingBlob(parts) as unknown as Blob;
+    expect(typeof streaming.stream).toBe('function');
+    const slice = jest.spyOn(streaming, 'slice');
+    for (const engine of [sparkMd5Engine, await loadWasmMd5()]) {
+      for (const sliceSize of [1000, 65_536, 100_000, 1 << 21]) {
+        const seen: number[] = [];
+        const meter = meterMd5(engine);
+        await expect(computeMd5(streaming, { sliceSize, onProgress: (p) => seen.push(p) })).resolves.toBe(nodeMd5(random));
+        expect(meter.bytes).toBe(random.length);
+        expect(seen.at(-1)).toBe(100);
+        expect(seen).toEqual([...seen].sort((a, b) => a - b));
+        if (sliceSize === 100_000) expect(seen).toEqual([33, 66, 100]);
+      }
+    }
+    // streamed, never sliced
+    expect(slice).not.toHaveBeenCalled();
+    const controller = new AbortController();
+    const between = jest.fn(async () => controller.abort());
+    await expect(computeMd5(streaming, { sliceSize: 1000, between, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(between).toHaveBeenCalledTimes(1);
+    await expect(computeMd5(new StreamingBlob([]) as unknown as Blob)).resolves.toBe(nodeMd5(''));
+  });
+
   it('gives the MD5 of the bytes whatever the slice size, each byte hashed once', async () => {
     for (const inner of [sparkMd5Engine, await loadWasmMd5()]) {
       for (const sliceSize of [1, 3, 7, 64]) {

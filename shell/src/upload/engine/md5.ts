@@ -1,8 +1,9 @@
-// MD5 read in 2 MB slices: the whole file's hash (for the instant-upload check and the merge)
-// and, when the server asks for chunk checks, each chunk's hash (the ChunkHash of its upload).
-// Each byte goes through one running MD5, and the next slice is already being read while the
-// current one is hashed. Runs in the Web Workers, or on the main thread (yielding between
-// slices) where no Worker exists.
+// MD5 of a file: the whole file's hash (for the instant-upload check and the merge) and, when
+// the server asks for chunk checks, each chunk's hash (the ChunkHash of its upload). Each byte
+// goes through one running MD5; the file is read as a stream where the browser can (else in
+// 2 MB slices, the next read while the current slice is hashed), and progress comes every
+// 2 MB. Runs in the Web Workers, or on the main thread (yielding every 2 MB) where no Worker
+// exists.
 // Two engines: hash-wasm's WebAssembly MD5 (the fast path, about 2.7× spark-md5 in Chromium)
 // and spark-md5 in plain JavaScript, the fallback where WebAssembly cannot run (a
 // Content-Security-Policy without 'wasm-unsafe-eval', an old browser, a failed instantiation).
@@ -19,7 +20,7 @@ export type Md5EngineName = 'hash-wasm' | 'spark-md5';
 
 /** One running MD5: bytes in, hex digest out (once). */
 export interface RunningMd5 {
-  update(buffer: ArrayBuffer): void;
+  update(bytes: Uint8Array): void;
   hex(): string;
 }
 
@@ -40,7 +41,8 @@ export const sparkMd5Engine: Md5Engine = {
   name: 'spark-md5',
   start() {
     const md5 = new SparkMD5.ArrayBuffer();
-    return { update: (buffer) => void md5.append(buffer), hex: () => md5.end() };
+    // spark-md5 copies what it is given through `new Uint8Array(…)`, so a view is read as its bytes
+    return { update: (bytes) => void md5.append(bytes as unknown as ArrayBuffer), hex: () => md5.end() };
   },
 };
 
@@ -60,7 +62,7 @@ export async function loadWasmMd5(create: typeof createMD5 = createMD5): Promise
     name: 'hash-wasm',
     async start() {
       const md5 = await create();
-      return { update: (buffer) => void md5.update(new Uint8Array(buffer)), hex: () => md5.digest('hex') };
+      return { update: (bytes) => void md5.update(bytes), hex: () => md5.digest('hex') };
     },
   };
 }
@@ -126,8 +128,43 @@ export function readArrayBuffer(blob: Blob): Promise<ArrayBuffer> {
 }
 
 /**
- * Hex MD5 of `blob` (a whole file or one chunk of it): one running hash, fed slice by slice;
- * the read of the next slice starts before the current slice is hashed.
+ * The bytes of `blob` in order. Where the browser can stream a Blob, it is read as one stream:
+ * in Chromium that reads a file at about twice the rate of 2 MB slices, for about half the
+ * CPU time. Elsewhere (jsdom, old browsers) it is read in slices of `sliceSize`, the read of
+ * the next slice started before the current one is handed out.
+ */
+async function* bytesOf(blob: Blob, sliceSize: number): AsyncGenerator<Uint8Array> {
+  const size = blob.size;
+  if (typeof blob.stream === 'function') {
+    const reader = blob.stream().getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        if (value.byteLength) yield value;
+      }
+    } finally {
+      // stopped early (an abort): the rest of the file is not read
+      reader.cancel().catch(() => undefined);
+    }
+  }
+  const read = (start: number): Promise<ArrayBuffer> => {
+    const pending = readArrayBuffer(blob.slice(start, Math.min(size, start + sliceSize)));
+    // a read left behind by an abort must not surface as an unhandled rejection
+    pending.catch(() => undefined);
+    return pending;
+  };
+  let next = read(0);
+  for (let offset = 0; offset < size; offset += sliceSize) {
+    const buffer = await next;
+    if (offset + sliceSize < size) next = read(offset + sliceSize);
+    yield new Uint8Array(buffer);
+  }
+}
+
+/**
+ * Hex MD5 of `blob` (a whole file or one chunk of it): one running hash fed with its bytes in
+ * order. Progress, the pause between slices and the abort check come every `sliceSize` bytes.
  */
 export async function computeMd5(blob: Blob, options: Md5Options = {}): Promise<string> {
   const { onProgress, between, signal } = options;
@@ -140,23 +177,16 @@ export async function computeMd5(blob: Blob, options: Md5Options = {}): Promise<
     onProgress?.(100);
     return md5.hex();
   }
-  const read = (start: number): Promise<ArrayBuffer> => {
-    const pending = readArrayBuffer(blob.slice(start, Math.min(size, start + sliceSize)));
-    // a read left behind by an abort must not surface as an unhandled rejection
-    pending.catch(() => undefined);
-    return pending;
-  };
   let offset = 0;
+  let nextStop = Math.min(size, sliceSize);
   let reported = -1;
-  let next = read(0);
-  while (offset < size) {
-    const buffer = await next;
+  for await (const bytes of bytesOf(blob, sliceSize)) {
     if (signal?.aborted) throw new HashAbortedError();
-    const end = Math.min(size, offset + sliceSize);
-    if (end < size) next = read(end);
-    md5.update(buffer);
-    offset = end;
-    const percent = Math.floor((offset / size) * 100);
+    md5.update(bytes);
+    offset += bytes.byteLength;
+    if (offset < nextStop) continue;
+    nextStop = Math.min(size, (Math.floor(offset / sliceSize) + 1) * sliceSize);
+    const percent = Math.floor((Math.min(offset, size) / size) * 100);
     if (percent !== reported) {
       reported = percent;
       onProgress?.(percent);
@@ -166,6 +196,7 @@ export async function computeMd5(blob: Blob, options: Md5Options = {}): Promise<
       if (signal?.aborted) throw new HashAbortedError();
     }
   }
+  if (offset !== size) throw new Error('文件读取不完整');
   return md5.hex();
 }
 

@@ -7,7 +7,7 @@ export interface Md5Meter {
   /** bytes fed so far */
   bytes: number;
   /** called with each buffer fed */
-  onUpdate: ((buffer: ArrayBuffer) => void) | null;
+  onUpdate: ((bytes: Uint8Array) => void) | null;
 }
 
 /** Wraps `inner` (spark-md5 unless told) and makes it this context's engine until the next reset. */
@@ -20,10 +20,10 @@ export function meterMd5(inner: Md5Engine = sparkMd5Engine): Md5Meter {
       async start() {
         const running = await inner.start();
         return {
-          update(buffer) {
-            meter.bytes += buffer.byteLength;
-            meter.onUpdate?.(buffer);
-            running.update(buffer);
+          update(bytes) {
+            meter.bytes += bytes.byteLength;
+            meter.onUpdate?.(bytes);
+            running.update(bytes);
           },
           hex: () => running.hex(),
         };
