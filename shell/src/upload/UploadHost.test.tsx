@@ -121,6 +121,12 @@ describe('the upload panel', () => {
     expect(c.pauseAll).toHaveBeenCalledTimes(1);
     const rows = screen.getAllByTestId('upload-row');
     expect(rows.map((r) => within(r).getByTestId('upload-row-status').textContent)).toEqual(['上传成功', '上传中 40%', '等待上传']);
+    // each row's line shows its progress, and never eases (no transition, no shimmer)
+    const lines = rows.map((r) => within(r).getByRole('progressbar'));
+    expect(lines.map((l) => l.getAttribute('aria-valuenow'))).toEqual(['100', '40', '0']);
+    expect((lines[1].firstChild as HTMLElement).style.width).toBe('40%');
+    for (const l of lines) expect(l.innerHTML).not.toMatch(/transition|animation/);
+    expect(document.querySelector('.ant-progress')).toBeNull();
   });
 
   it('paused: 全部暂停 as the text and 继续, which continues', async () => {

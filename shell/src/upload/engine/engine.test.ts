@@ -141,8 +141,11 @@ describe('one file', () => {
   });
 
   it('reports hashing progress as md5verify and upload progress as mathPro and uploadedSize', async () => {
+    let clock = 0;
     const { engine, server } = setup({
       hasher: createHasher({ createWorker: null, sliceSize: 2, between: () => Promise.resolve() }),
+      // 300 ms pass between two readings of the clock: every progress step may be shown
+      now: () => (clock += 300),
     });
     const seen: Array<{ md5verify: number; mathPro: number; isMD5Compute: boolean }> = [];
     engine.subscribe(() => {
@@ -156,6 +159,30 @@ describe('one file', () => {
     expect(md5).toEqual([0, 25, 50, 75, 100]);
     const pro = [...new Set(seen.map((s) => s.mathPro))];
     expect(pro).toEqual(expect.arrayContaining([0, 50, 99, 100]));
+  });
+  it('shows progress alone at most every 250 ms: a fast file reaches the panel with few updates, its states all shown', async () => {
+    let clock = 0;
+    const { engine, server } = setup({
+      hasher: createHasher({ createWorker: null, sliceSize: 1, between: () => Promise.resolve() }),
+      now: () => clock, // the clock stands still: no two progress updates may reach the panel
+    });
+    server.options.chunkSize = 4;
+    const seen: Array<{ status: string; md5verify: number; mathPro: number; isMD5Compute: boolean }> = [];
+    engine.subscribe(() => {
+      const item = engine.getSnapshot().items[0];
+      if (item) seen.push({ status: item.status, md5verify: item.md5verify, mathPro: item.mathPro, isMD5Compute: item.isMD5Compute });
+    });
+    await engine.add([fileOf('x'.repeat(200), 'p.txt')], folder); // 200 hashing steps, 50 chunks
+    await engine.whenIdle();
+    const hashing = seen.filter((s) => s.isMD5Compute && s.md5verify > 0 && s.md5verify < 100);
+    const sending = seen.filter((s) => !s.isMD5Compute && s.status === UploadStatus.Uploading && s.mathPro > 0);
+    expect(hashing.length).toBeLessThanOrEqual(1);
+    expect(sending.length).toBeLessThanOrEqual(1);
+    // the states and the end are always shown
+    expect(seen.at(-1)).toMatchObject({ status: UploadStatus.Success, mathPro: 100, md5verify: 100 });
+    expect(seen.some((s) => s.isMD5Compute && s.md5verify === 0)).toBe(true);
+    expect(seen.some((s) => !s.isMD5Compute && s.md5verify === 100 && s.status === UploadStatus.Uploading)).toBe(true);
+    expect(seen.length).toBeLessThan(15);
   });
 });
 
@@ -743,8 +770,10 @@ describe('hashing', () => {
     await engine.add([fileOf(content, 'a.bin'), fileOf('0123456789', 'b.bin')], folder);
     await engine.whenIdle();
     expect(statuses(engine)).toEqual([UploadStatus.Success, UploadStatus.Success]);
-    // one worker per file for the whole-file hash, two for the 13 chunks of both files
-    expect(workers.made.filter((w) => w.requests.some((r) => r.type === 'file'))).toHaveLength(2);
+    // one worker for both files' whole-file hashes, two for the 13 chunks of both files
+    const fileWorkers = workers.made.filter((w) => w.requests.some((r) => r.type === 'file'));
+    expect(fileWorkers).toHaveLength(1);
+    expect(fileWorkers[0].requests.map((r) => r.type)).toEqual(['file', 'file']);
     expect(workers.chunkWorkers()).toHaveLength(2);
     expect(workers.chunkWorkers().flatMap((w) => w.requests)).toHaveLength(13);
     expect(workers.made.every((w) => w.terminated)).toBe(true);
@@ -900,6 +929,33 @@ describe('chunk checks off (the default) and sending while hashing', () => {
     await engine.whenIdle();
     expect(server.calls.map((c) => c.kind)).toEqual(['options', 'create', 'chunk', 'chunk', 'merge']);
     expect(statuses(engine)).toEqual([UploadStatus.Success]);
+  });
+
+  it('starts hashing while the task is being created; a name conflict stops the hashing', async () => {
+    const content = 'abcdefgh';
+    const { hasher, finish } = gatedHasher(content);
+    const { engine, server } = setup({ hasher });
+    let answer: () => void = () => undefined;
+    const createTask = server.createTask.bind(server);
+    server.createTask = (...args) => new Promise((resolve) => (answer = () => resolve(createTask(...args))));
+    await engine.add([fileOf(content, '已有.txt')], folder);
+    await until(() => hasher.hash.mock.calls.length === 1);
+    expect(server.of('create')).toHaveLength(0); // not answered yet
+    answer();
+    finish();
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+
+    // the same name again: the conflict pauses everything and the hashing stops
+    server.createTask = createTask;
+    server.existing.add('已有.txt');
+    const second = gatedHasher(content);
+    const other = setup({ hasher: second.hasher, transport: server });
+    await other.engine.add([fileOf(content, '已有.txt')], folder);
+    await until(() => other.engine.getSnapshot().conflict !== null);
+    expect(second.hasher.hash).toHaveBeenCalledTimes(1);
+    expect(second.hasher.aborted).toBe(true);
+    expect(statuses(other.engine)).toEqual([UploadStatus.Paused]);
   });
 
   it('hashes first, sending nothing, while the server says an instant upload may be had', async () => {

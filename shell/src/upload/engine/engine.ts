@@ -123,8 +123,12 @@ const DONE: ReadonlySet<string> = new Set([UploadStatus.Success, UploadStatus.Co
 
 /** Speed is measured over at least this long. */
 const SPEED_WINDOW_MS = 500;
-/** At most this long between two progress updates the panel sees for a file being sent. */
-const PROGRESS_SHOWN_EVERY_MS = 200;
+/**
+ * Progress alone (hashing or sending, no change of state) reaches the panel at most this often:
+ * each update re-renders and repaints the panel, which takes CPU time from the hashing and the
+ * transfer.
+ */
+const PROGRESS_SHOWN_EVERY_MS = 250;
 
 /** A row as it is first listed: nothing hashed or sent yet. A refused file is an error row. */
 function freshItem(o: {
@@ -267,6 +271,8 @@ export class UploadEngine {
   private idleWaiters: Array<() => void> = [];
   private succeeded: Entry[] = [];
   private snapshot: UploadSnapshot | null = null;
+  /** when progress alone last reached the panel */
+  private progressShownAt = -Infinity;
 
   constructor(deps: UploadEngineDeps) {
     this.deps = {
@@ -747,65 +753,68 @@ export class UploadEngine {
     const file = entry.file;
     if (!file) throw new UploadFailure(UPLOAD_TEXT.repick);
 
-    // 1. the upload task
-    const created = await this.deps.transport.createTask(
-      {
-        folderId: item.folderId,
-        fileName: item.fileName,
-        size: item.size,
-        type: item.type,
-        strategy: item.strategy,
-        relativePath: item.relativePath,
-        taskId: item.taskId,
-        shareId: item.shareId,
-      },
-      this.target(item),
-      signal,
-    );
-    guard();
-    if (created.conflictType) {
-      const all = this.conflictAll;
-      if (all === 3) return this.skip(entry);
-      if (all !== null && item.strategy !== all) {
-        this.patch(entry, { strategy: all });
-        this.changed();
-        return this.uploadOne(entry, signal);
-      }
-      return this.raiseConflict(entry, created.conflictStrategies ?? []);
-    }
-    const fileId = created.fileInfo?.fileId;
-    if (!fileId) throw new UploadFailure(Messages.fileInfoInvalid);
-    this.patch(entry, { fileId, batchNumber: created.batchNumber ?? entry.item.batchNumber });
-    this.changed();
-    this.deps.tasks.save({
-      taskId: item.taskId,
-      folderId: item.folderId,
-      shareId: item.shareId,
-      name: item.name,
-      size: item.size,
-      lastModified: file.lastModified ?? 0,
-      relativePath: entry.addedPath,
-      fileId,
-      savedAt: this.deps.now(),
-      owner: this.deps.owner(),
-      path: { ...item.path, accessKey: null },
-    });
-
-    const uploaded = created.uploadedChunks ?? [];
-    const plan: ChunkPlan = { uploaded, chunkSize: options.chunkSize, chunkCheck: options.chunkCheck };
-    // no instant upload can come of the hash: the chunks go while it is made
-    if (!entry.fileHash && (!options.rapidUpload || created.rapidPossible === false)) {
-      return this.hashWhileSending(entry, file, fileId, plan, options.rapidUpload, signal, guard);
-    }
-
-    // 2. the whole file's hash (kept for a retry of the same file); when chunks are checked,
-    // their own hashes are made meanwhile on another core
-    const ahead = new AbortController();
-    const stopAhead = () => ahead.abort();
-    signal.addEventListener('abort', stopAhead, { once: true });
-    if (!entry.fileHash && plan.chunkCheck) this.hashChunksAhead(entry, file, uploaded, plan.chunkSize, ahead.signal);
+    // 1. the upload task; 2. the whole file's hash starts with it (kept for a retry of the same
+    // file): a conflict, a refusal or a pause stops it
+    const hashing = new AbortController();
+    const stopHashing = () => hashing.abort();
+    signal.addEventListener('abort', stopHashing, { once: true });
+    const hashed = this.hash(entry, file, hashing.signal);
+    hashed.catch(() => undefined);
     try {
-      const fileHash = await this.hash(entry, file, signal);
+      const created = await this.deps.transport.createTask(
+        {
+          folderId: item.folderId,
+          fileName: item.fileName,
+          size: item.size,
+          type: item.type,
+          strategy: item.strategy,
+          relativePath: item.relativePath,
+          taskId: item.taskId,
+          shareId: item.shareId,
+        },
+        this.target(item),
+        signal,
+      );
+      guard();
+      if (created.conflictType) {
+        stopHashing();
+        const all = this.conflictAll;
+        if (all === 3) return this.skip(entry);
+        if (all !== null && item.strategy !== all) {
+          this.patch(entry, { strategy: all });
+          this.changed();
+          return await this.uploadOne(entry, signal);
+        }
+        return this.raiseConflict(entry, created.conflictStrategies ?? []);
+      }
+      const fileId = created.fileInfo?.fileId;
+      if (!fileId) throw new UploadFailure(Messages.fileInfoInvalid);
+      this.patch(entry, { fileId, batchNumber: created.batchNumber ?? entry.item.batchNumber });
+      this.changed();
+      this.deps.tasks.save({
+        taskId: item.taskId,
+        folderId: item.folderId,
+        shareId: item.shareId,
+        name: item.name,
+        size: item.size,
+        lastModified: file.lastModified ?? 0,
+        relativePath: entry.addedPath,
+        fileId,
+        savedAt: this.deps.now(),
+        owner: this.deps.owner(),
+        path: { ...item.path, accessKey: null },
+      });
+
+      const uploaded = created.uploadedChunks ?? [];
+      const plan: ChunkPlan = { uploaded, chunkSize: options.chunkSize, chunkCheck: options.chunkCheck };
+      // no instant upload can come of the hash: the chunks go while it is made
+      if (!entry.fileHash && (!options.rapidUpload || created.rapidPossible === false)) {
+        return await this.hashWhileSending(entry, file, fileId, plan, options.rapidUpload, { hashed, stop: stopHashing }, signal, guard);
+      }
+
+      // when chunks are checked, their own hashes are made meanwhile on another core
+      if (!entry.fileHash && plan.chunkCheck) this.hashChunksAhead(entry, file, uploaded, plan.chunkSize, hashing.signal);
+      const fileHash = await hashed;
       guard();
 
       // 3. instant upload
@@ -813,7 +822,7 @@ export class UploadEngine {
         const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
         guard();
         if (rapid?.success) {
-          stopAhead();
+          stopHashing(); // the chunks hashed ahead
           return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
         }
       }
@@ -823,8 +832,8 @@ export class UploadEngine {
       // 5. finish
       return await this.finish(entry, fileId, fileHash, signal, guard);
     } finally {
-      stopAhead();
-      signal.removeEventListener('abort', stopAhead);
+      stopHashing();
+      signal.removeEventListener('abort', stopHashing);
     }
   }
 
@@ -841,16 +850,16 @@ export class UploadEngine {
     fileId: string,
     plan: ChunkPlan,
     rapidUpload: boolean,
+    hash: { hashed: Promise<string>; stop: () => void },
     signal: AbortSignal,
     guard: () => void,
   ): Promise<void> {
+    // the row shows the sending; the hashing goes on behind it
+    this.patch(entry, { isMD5Compute: false, msg: '' });
+    this.changed();
     const sending = new AbortController();
-    const hashing = new AbortController();
-    const stopAll = () => {
-      sending.abort();
-      hashing.abort();
-    };
-    signal.addEventListener('abort', stopAll, { once: true });
+    const stopSending = () => sending.abort();
+    signal.addEventListener('abort', stopSending, { once: true });
     let sendFailure: unknown = null;
     const sent = this.sendChunks(entry, file, fileId, plan, () => entry.fileHash ?? fileId, sending.signal).then(
       () => {
@@ -862,7 +871,7 @@ export class UploadEngine {
       },
       (e: unknown) => {
         sendFailure = e;
-        hashing.abort();
+        hash.stop();
         throw e;
       },
     );
@@ -870,7 +879,7 @@ export class UploadEngine {
     try {
       let fileHash: string;
       try {
-        fileHash = await this.hash(entry, file, hashing.signal, { background: true });
+        fileHash = await hash.hashed;
       } catch (e) {
         if (sendFailure) throw sendFailure;
         throw e;
@@ -880,7 +889,7 @@ export class UploadEngine {
         const rapid = await this.deps.transport.checkRapid({ fileId, fileHash }, this.target(entry.item), signal);
         guard();
         if (rapid?.success) {
-          sending.abort();
+          stopSending();
           return this.succeed(entry, fileId, UPLOAD_TEXT.rapid);
         }
       }
@@ -888,8 +897,8 @@ export class UploadEngine {
       guard();
       return await this.finish(entry, fileId, fileHash, signal, guard);
     } finally {
-      stopAll();
-      signal.removeEventListener('abort', stopAll);
+      stopSending();
+      signal.removeEventListener('abort', stopSending);
     }
   }
 
@@ -912,12 +921,12 @@ export class UploadEngine {
   }
 
   /**
-   * The whole file's MD5, shown on the row as 正在校验文件 n%; `background` (chunks are sent
-   * meanwhile): the row shows the sending until the hashing is all that is left.
+   * The whole file's MD5, shown on the row as 正在校验文件 n% while `isMD5Compute` (chunks sent
+   * meanwhile take the row until the hashing is all that is left).
    */
-  private async hash(entry: Entry, file: File, signal: AbortSignal, { background = false } = {}): Promise<string> {
+  private async hash(entry: Entry, file: File, signal: AbortSignal): Promise<string> {
     if (entry.fileHash) return entry.fileHash;
-    this.patch(entry, background ? { md5verify: 0 } : { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
+    this.patch(entry, { isMD5Compute: true, md5verify: 0, msg: UPLOAD_TEXT.hashing });
     this.changed();
     let fileHash: string;
     try {
@@ -926,7 +935,7 @@ export class UploadEngine {
         onProgress: (percent) => {
           if (signal.aborted || percent === entry.item.md5verify) return;
           this.patch(entry, { md5verify: percent });
-          if (entry.item.isMD5Compute) this.changed();
+          if (entry.item.isMD5Compute && this.progressDue()) this.changed();
         },
       });
     } catch {
@@ -1023,7 +1032,8 @@ export class UploadEngine {
     let windowStart = this.deps.now();
     let windowBytes = confirmed;
     let speed = 0;
-    let lastShown = -Infinity;
+    let shownPercent = -1;
+    let shownSpeed = -1;
     const report = () => {
       if (signal.aborted) return;
       let loaded = confirmed;
@@ -1036,11 +1046,11 @@ export class UploadEngine {
       }
       const percent = size > 0 ? Math.min(99, Math.floor((loaded * 100) / size)) : 0;
       // the browser reports progress many times a second per chunk: the panel is told when the
-      // percent moves or a moment has passed, not on every event
-      const moved = percent !== entry.item.mathPro || speed !== entry.item.speed;
+      // percent or the speed it shows moved, at most every PROGRESS_SHOWN_EVERY_MS
       this.patch(entry, { uploadedSize: Math.min(size, loaded), mathPro: percent, speed });
-      if (moved || now - lastShown >= PROGRESS_SHOWN_EVERY_MS) {
-        lastShown = now;
+      if ((percent !== shownPercent || speed !== shownSpeed) && this.progressDue()) {
+        shownPercent = percent;
+        shownSpeed = speed;
         this.changed();
       }
     };
@@ -1183,6 +1193,14 @@ export class UploadEngine {
 
   private patch(entry: Entry, changes: Partial<UploadItem>): void {
     entry.item = { ...entry.item, ...changes };
+  }
+
+  /** Whether progress alone may reach the panel now (at most every PROGRESS_SHOWN_EVERY_MS). */
+  private progressDue(): boolean {
+    const now = this.deps.now();
+    if (now - this.progressShownAt < PROGRESS_SHOWN_EVERY_MS) return false;
+    this.progressShownAt = now;
+    return true;
   }
 
   private changed(): void {

@@ -1,6 +1,7 @@
 // The main-thread side of hashing.
-// - The whole file: a Web Worker per file, terminated when its hash is done or the upload is
-//   paused or cancelled.
+// - The whole file: a Web Worker, kept from one file to the next while the engine is busy (so a
+//   queue of small files starts no worker per file), terminated when the upload is paused or
+//   cancelled, and when the engine goes idle.
 // - Chunks, while they are being sent: a small pool of long-lived workers answering requests
 //   { chunk, id } with the chunk's MD5, so that the next chunks are hashed on other cores
 //   while earlier ones are on the wire. The engine releases the pool when it goes idle.
@@ -21,7 +22,7 @@ export interface Hasher {
   hash(file: Blob, job: HashJob): Promise<string>;
   /** hex MD5 of one chunk (a slice of the file), for its ChunkHash */
   hashChunk(chunk: Blob, signal?: AbortSignal): Promise<string>;
-  /** ends the chunk workers (the engine is idle); chunks asked for later start them again */
+  /** ends the workers (the engine is idle); files and chunks asked for later start them again */
   release(): void;
 }
 
@@ -98,22 +99,36 @@ export function createHasher(options: HasherOptions = {}): Hasher {
 
   // ---- the whole file -----------------------------------------------------------------------
 
+  /** the file worker that finished its last file, kept for the next one until the engine is idle */
+  let idleFileWorker: HashWorker | null = null;
+
   const fileInWorker = (file: Blob, job: HashJob, make: () => HashWorker) =>
     new Promise<string>((resolve, reject) => {
       let worker: HashWorker;
-      try {
-        worker = make();
-      } catch {
-        fileInThread(file, job).then(resolve, reject);
-        return;
+      // a worker that hashed a file before has started for sure
+      let started = idleFileWorker !== null;
+      if (idleFileWorker) {
+        worker = idleFileWorker;
+        idleFileWorker = null;
+      } else {
+        try {
+          worker = make();
+        } catch {
+          fileInThread(file, job).then(resolve, reject);
+          return;
+        }
       }
-      let started = false;
-      const finish = () => {
+      const detach = () => {
         job.signal?.removeEventListener('abort', onAbort);
+        worker.onmessage = null;
+        worker.onerror = null;
+      };
+      const end = () => {
+        detach();
         worker.terminate();
       };
       const onAbort = () => {
-        finish();
+        end();
         reject(new HashAbortedError());
       };
       job.signal?.addEventListener('abort', onAbort, { once: true });
@@ -122,15 +137,18 @@ export function createHasher(options: HasherOptions = {}): Hasher {
         if (data.type === 'engine') onEngine?.(data.name, data.fallbackReason);
         else if (data.type === 'progress') job.onProgress?.(data.percent);
         else if (data.type === 'done') {
-          finish();
+          // kept for the next file: no new worker to start, no module to compile again
+          detach();
+          if (idleFileWorker) worker.terminate();
+          else idleFileWorker = worker;
           resolve(data.hash);
         } else if (data.type === 'error') {
-          finish();
+          end();
           reject(new Error(data.message));
         }
       };
       worker.onerror = () => {
-        finish();
+        end();
         // a worker that could not even start (blocked script, CSP): hash here instead
         if (!started && !job.signal?.aborted) fileInThread(file, job).then(resolve, reject);
         else reject(new Error('worker failed'));
@@ -245,6 +263,8 @@ export function createHasher(options: HasherOptions = {}): Hasher {
   };
 
   const release = () => {
+    idleFileWorker?.terminate();
+    idleFileWorker = null;
     const busy = slots;
     const waiting = queue;
     slots = [];

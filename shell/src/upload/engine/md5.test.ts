@@ -210,7 +210,7 @@ function inlineWorkers() {
 }
 
 describe('createHasher: the whole file', () => {
-  it('hashes in the worker with its progress, tells which engine hashed, and terminates it after', async () => {
+  it('hashes in the worker with its progress, tells which engine hashed, keeps it for the next file, ends it on release', async () => {
     const { workers, createWorker } = inlineWorkers();
     const onEngine = jest.fn();
     const hasher = createHasher({ sliceSize: 8, createWorker, onEngine });
@@ -221,7 +221,15 @@ describe('createHasher: the whole file', () => {
     expect(progress.at(-1)).toBe(100);
     expect(workers).toHaveLength(1);
     expect(workers[0].requests).toEqual([{ type: 'file', file: expect.any(Blob), sliceSize: 8 }]);
+    expect(workers[0].terminated).toBe(false);
+    // the next file goes to the same worker: no new worker, no second start
+    await expect(hasher.hash(blob().slice(4, 9), {})).resolves.toBe(SparkMD5.hash('quick'));
+    expect(workers).toHaveLength(1);
+    expect(workers[0].requests).toHaveLength(2);
+    hasher.release();
     expect(workers[0].terminated).toBe(true);
+    await expect(hasher.hash(blob(), {})).resolves.toBe(SparkMD5.hash(text));
+    expect(workers).toHaveLength(2);
   });
 
   it('terminates the worker when the upload is paused', async () => {

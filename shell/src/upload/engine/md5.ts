@@ -203,8 +203,8 @@ export async function computeMd5(blob: Blob, options: Md5Options = {}): Promise<
 // ---- the worker's protocol ------------------------------------------------------------------
 
 /**
- * What the worker is asked: the whole file (answered with progress, then `done` or `error`),
- * or one chunk by id (answered with `chunk` or `chunk-error` carrying the same id).
+ * What the worker is asked: the whole file (answered with the engine, progress, then `done` or
+ * `error`), or one chunk by id (answered with `chunk` or `chunk-error` carrying the same id).
  */
 export type HashRequest =
   | { type: 'file'; file: Blob; sliceSize?: number }
