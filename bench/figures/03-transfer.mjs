@@ -168,7 +168,7 @@ function phases(up) {
 }
 
 /** Writes `n` into the first 8 bytes of `file`: other content, the same size. */
-function stamp(file, n) {
+export function stamp(file, n) {
   const fd = fs.openSync(file, 'r+');
   try {
     const b = Buffer.alloc(8);

@@ -34,7 +34,7 @@ import {
 import { createUpload, md5File, sendChunks, uploadFile } from '../../e2e/uploadClient.mjs';
 import { ROOT, median, ms, printTable, ratio } from '../lib/util.mjs';
 import { fillLargeFolder, timeApi } from './02-folder-listing.mjs';
-import { peakRss } from './03-transfer.mjs';
+import { peakRss, stamp } from './03-transfer.mjs';
 
 export const id = 'peer';
 export const title = 'Figure 4: the lines of the figures to beat, measured the same way (SQLite)';
@@ -75,18 +75,6 @@ async function randomFile(file, mb) {
     if (!out.write(block)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
-}
-
-/** Writes `n` into the first 8 bytes of `file`, so that each run uploads other content. */
-function stampRun(file, n) {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64LE(BigInt(n));
-    fs.writeSync(fd, b, 0, 8, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /* ---------------------------------------------------------------- the minimal chunk server */
@@ -210,7 +198,7 @@ async function uploadLines(server, token, folderId, minimal, big, minimalTarget)
   // while the minimal server never pays for ours.
   const settle = () => execFileSync('sync');
   for (let i = 1; i <= RUNS; i++) {
-    stampRun(big, i);
+    stamp(big, i); // other content each run
     hash = await md5File(big);
     settle();
     const fileName = `上传测速-${i}.bin`;

@@ -5,7 +5,9 @@ import { mockFilesPage, renderFiles, rowOf } from '../__tests__/filesPage';
 import { page, personalRoot, report } from '../__tests__/fixtures';
 import { DOWNLOAD_TEXTS } from './useDownload';
 
-jest.setTimeout(30_000);
+// each case renders the whole files page in jsdom: on a busy 2-core machine one takes up to
+// half a minute
+jest.setTimeout(60_000);
 
 mockFilesPage();
 
