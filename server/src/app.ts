@@ -10,6 +10,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
 import { uploadsRoutes } from './modules/uploads/routes';
+import { sharesRoutes } from './modules/shares/routes';
 import { foldersRoutes } from './modules/folders/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
 import { policiesRoutes } from './modules/policies/routes';
@@ -54,6 +55,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(versionsRoutes);
   await api.register(downloadsRoutes);
   await api.register(uploadsRoutes);
+  await api.register(sharesRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

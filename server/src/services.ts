@@ -14,6 +14,7 @@ import { OrganizationsService } from './modules/organizations/service';
 import { PoliciesService } from './modules/policies/service';
 import { RecycleService } from './modules/recycle/service';
 import { SettingsService } from './modules/settings/service';
+import { SharesService } from './modules/shares/service';
 import { UsersService } from './modules/users/service';
 import { DownloadsService } from './modules/downloads/service';
 import { BlobStore } from './modules/versions/blobs';
@@ -39,8 +40,9 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const admin = new AdminService(db, users, auth, settings, organizations);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
+  const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
   const uploads = new UploadsService(db, folders, settings, rights, blobs, new Staging(path.join(config.dataDir, 'uploads')));
-  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web, downloads, uploads };
+  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web, downloads, shares, uploads };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import yauzl from 'yauzl';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 import { makeFile, makeFolder, raw, setContent } from './support/content';
+import { userTaskOwner } from '../src/modules/downloads/service';
 
 const md5 = (b: Buffer | string) => crypto.createHash('md5').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -438,7 +439,7 @@ describe.each(databaseKinds())('downloads (%s)', (kind) => {
     test('one build at a time per user: later tasks wait, then all complete', async () => {
       const created = [];
       for (let i = 0; i < 3; i++) created.push((await createTask(owner.token, [ownerRoot.id])).body.result.taskId as string);
-      const states = created.map((id) => app().services.downloads.status({ id: Number(owner.userId) } as any, id).state);
+      const states = created.map((id) => app().services.downloads.status(userTaskOwner(Number(owner.userId)), id).state);
       expect(states.filter((s) => s === 'running').length).toBeLessThanOrEqual(1);
       for (const id of created) expect((await waitFor(owner.token, id)).state).toBe('ready');
     });

@@ -151,7 +151,8 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expect(viaShare.body.result).toEqual({ created: 2, failed: [] });
     expect(await listNames(app(), owner.token, root.id)).toEqual(['外部']);
     expectError(await createFolders(app(), { shareId: share.id, accessKey: '钥匙' }, folder.id, ['越界']), 404, 404);
-    expectError(await createFolders(app(), { shareId: share.id, accessKey: '错' }, root.id, ['钥匙错']), 401, 401);
+    // a wrong key: 403 40302 (api-contract.md, "Sharing")
+    expectError(await createFolders(app(), { shareId: share.id, accessKey: '错' }, root.id, ['钥匙错']), 403, 40302);
 
     // racing with each other and with a file's merge for the same folder: one folder
     const race = await newFolder();
@@ -620,9 +621,15 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expect(created.body.result.batchNumber).toBe(good.id);
 
     const gone = { status: 401, code: 401 };
+    // a wrong or missing key: 403 40302 (api-contract.md, "Sharing")
     for (const bad of [
       { shareId: good.id, accessKey: '错的' },
       { shareId: good.id, accessKey: '' },
+    ]) {
+      const r = await createTask(app(), bad, { folderId: root.id, fileName: 'x.bin', size: 1 });
+      expectError(r, 403, 40302);
+    }
+    for (const bad of [
       { shareId: expired.id, accessKey: 'k' },
       { shareId: 'no-such-share', accessKey: 'k' },
     ]) {
@@ -634,7 +641,7 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expectError(await createTask(app(), auth, { folderId: outside.id, fileName: 'x.bin', size: 1 }), 404, 404);
     // the chunk call checks the key too (Accesskey header) and the batch
     const sid = created.body.result.fileInfo.fileId;
-    expectError(await sendChunk(app(), { shareId: good.id, accessKey: '错的' }, sid, 1, Buffer.from('a'), { chunkSize: CHUNK, totalSize: 1 }), 401, 401);
+    expectError(await sendChunk(app(), { shareId: good.id, accessKey: '错的' }, sid, 1, Buffer.from('a'), { chunkSize: CHUNK, totalSize: 1 }), 403, 40302);
     expectError(await sendChunk(app(), { shareId: expired.id, accessKey: 'k' }, sid, 1, Buffer.from('a'), { chunkSize: CHUNK, totalSize: 1 }), 401, 401);
     // a signed-in user cannot reach the share's session, nor the share the user's
     expectError(await sendChunk(app(), as(owner), sid, 1, Buffer.from('a'), { chunkSize: CHUNK, totalSize: 1 }), 404, 404);

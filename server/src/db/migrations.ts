@@ -362,6 +362,71 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropIndex('blobs_size').ifExists().execute();
       },
     },
+    // sharing (spec sections 2, 6, 7, 8): internal and external shares of one or more items at a
+    // level, their recipients, the record of every visit, download and upload, and wrong keys
+    // (the throttle lives here, so that every instance sees it)
+    '2026-11-24-0008-sharing': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('shares').addColumn('share_type', 'integer', (c) => c.notNull().defaultTo(2)).execute();
+        await db.schema.alterTable('shares').addColumn('level', 'integer', (c) => c.notNull().defaultTo(2)).execute();
+        await db.schema.alterTable('shares').addColumn('download_limit', big).execute();
+        await db.schema.alterTable('shares').addColumn('download_count', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('shares').addColumn('visit_count', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('shares').addColumn('cancelled_at', big).execute();
+        await db.schema.alterTable('shares').addColumn('updated_at', big).execute();
+        await sql`update shares set level = case when allow_upload = 1 then 3 else 2 end, updated_at = created_at`.execute(db);
+
+        await db.schema
+          .createTable('share_items')
+          .addColumn('share_id', 'text', (c) => c.notNull().references('shares.id').onDelete('cascade'))
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('share_items_pk', ['share_id', 'item_id'])
+          .execute();
+        await db.schema.createIndex('share_items_item').on('share_items').column('item_id').execute();
+        await sql`insert into share_items (share_id, item_id, position) select id, root_item_id, 0 from shares`.execute(db);
+
+        await db.schema
+          .createTable('share_targets')
+          .addColumn('share_id', 'text', (c) => c.notNull().references('shares.id').onDelete('cascade'))
+          .addColumn('target_type', 'integer', (c) => c.notNull())
+          .addColumn('target_id', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('share_targets_pk', ['share_id', 'target_type', 'target_id'])
+          .execute();
+        await db.schema.createIndex('share_targets_target').on('share_targets').columns(['target_type', 'target_id']).execute();
+
+        await db.schema
+          .createTable('share_events')
+          .addColumn('id', big, idColumn)
+          .addColumn('share_id', 'text', (c) => c.notNull().references('shares.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('user_id', big)
+          .addColumn('address', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('item_id', big)
+          .addColumn('item_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('share_events_share').on('share_events').columns(['share_id', 'created_at']).execute();
+
+        await db.schema
+          .createTable('share_key_failures')
+          .addColumn('share_id', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('share_key_failures_share').on('share_key_failures').columns(['share_id', 'created_at']).execute();
+        await db.schema.createIndex('share_key_failures_address').on('share_key_failures').columns(['share_id', 'address', 'created_at']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('share_key_failures').ifExists().execute();
+        await db.schema.dropTable('share_events').ifExists().execute();
+        await db.schema.dropTable('share_targets').ifExists().execute();
+        await db.schema.dropTable('share_items').ifExists().execute();
+        for (const c of ['updated_at', 'cancelled_at', 'visit_count', 'download_count', 'download_limit', 'level', 'share_type']) {
+          await db.schema.alterTable('shares').dropColumn(c).execute();
+        }
+      },
+    },
   };
 }
 

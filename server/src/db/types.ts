@@ -159,22 +159,69 @@ export interface AccessPoliciesTable {
 }
 
 /**
- * A share of a folder (or file) with people outside the system. Minimal for external
- * uploads; the share pages extend it (docs/integration.md, "Upload (issue 4)").
+ * A share of one or more items (share_items): internal, to users, departments and groups
+ * (share_targets), or external, a link /s/{id} with a key. Rights through it are its level,
+ * never more than its owner holds at the time of each call.
  */
 export interface SharesTable {
-  /** random, unguessable; the `{shareId}` of the External calls */
+  /** random, unguessable (128 bits); the `{shareId}` of the share calls */
   id: string;
-  /** the user whose rights apply and who owns what is uploaded */
+  /** the creator: whose rights apply and who owns what is uploaded */
   owner_id: number;
-  /** the shared item: external calls reach only it and what lies below it */
+  /** the first shared item (share_items holds them all) */
   root_item_id: number;
-  /** SHA-256 (hex) of the access key */
+  /** 1 internal, 2 external */
+  share_type: number;
+  /** 1 preview, 2 download, 3 upload and edit */
+  level: number;
+  /** SHA-256 (hex) of the access key; '' for internal shares */
   access_key_hash: string;
+  /** level ≥ 3 (kept in step with level) */
   allow_upload: Flag;
   /** epoch ms; null: never expires */
   expires_at: number | null;
+  /** downloads allowed in all; null: no limit */
+  download_limit: number | null;
+  download_count: number;
+  visit_count: number;
+  /** cancelled (status 3) */
   deleted: Flag;
+  cancelled_at: number | null;
+  created_at: number;
+  updated_at: number | null;
+}
+
+export interface ShareItemsTable {
+  share_id: string;
+  item_id: number;
+  position: number;
+}
+
+export interface ShareTargetsTable {
+  share_id: string;
+  /** 1 user, 2 department (with its sub-departments), 3 group */
+  target_type: number;
+  target_id: number;
+}
+
+/** What happened through a share: a visit, a download, an upload. */
+export interface ShareEventsTable {
+  id: Generated<number>;
+  share_id: string;
+  kind: 'visit' | 'download' | 'upload';
+  /** the signed-in recipient; null for an outside visitor */
+  user_id: number | null;
+  /** the client address */
+  address: string;
+  item_id: number | null;
+  item_name: string;
+  created_at: number;
+}
+
+/** A wrong access key given for a share (throttling). */
+export interface ShareKeyFailuresTable {
+  share_id: string;
+  address: string;
   created_at: number;
 }
 
@@ -234,6 +281,10 @@ export interface Database {
   blobs: BlobsTable;
   file_versions: FileVersionsTable;
   shares: SharesTable;
+  share_items: ShareItemsTable;
+  share_targets: ShareTargetsTable;
+  share_events: ShareEventsTable;
+  share_key_failures: ShareKeyFailuresTable;
   upload_sessions: UploadSessionsTable;
   upload_chunks: UploadChunksTable;
 }
@@ -250,4 +301,5 @@ export type AccessPolicyRow = Selectable<AccessPoliciesTable>;
 export type BlobRow = Selectable<BlobsTable>;
 export type FileVersionRow = Selectable<FileVersionsTable>;
 export type ShareRow = Selectable<SharesTable>;
+export type ShareEventRow = Selectable<ShareEventsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;

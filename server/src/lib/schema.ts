@@ -18,3 +18,6 @@ export const IdString = (description?: string) =>
 export function ok<T>(result: T) {
   return { code: 200, result, message: null };
 }
+
+/** `T` or null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

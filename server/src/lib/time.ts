@@ -41,3 +41,15 @@ export function createTimeFormatter(tzName: string): TimeFormatter {
     return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   };
 }
+
+/**
+ * Reads `YYYY-MM-DD HH:mm:ss` as a wall-clock time of the zone: epoch ms, or null when the text
+ * is not such a date or names a time that does not exist (2026-02-30, 25:00:00).
+ */
+export function parseDateTime(text: string, tzName: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text.trim());
+  if (!m) return null;
+  const parsed = dayjs.tz(text.trim(), DATE_TIME_FORMAT, tzName);
+  if (!parsed.isValid() || parsed.format(DATE_TIME_FORMAT) !== text.trim()) return null;
+  return parsed.valueOf();
+}

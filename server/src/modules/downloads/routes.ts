@@ -4,11 +4,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
 import { sendContent } from './http';
+import { userTaskOwner } from './service';
+import { startsDownload } from '../shares/routes';
 import {
   DownloadParamsSchema,
   DownloadQuerySchema,
   DownloadStatusSchema,
   DownloadTaskBodySchema,
+  DownloadTaskQuerySchema,
   DownloadTaskSchema,
   TaskParamsSchema,
 } from './schemas';
@@ -34,7 +37,15 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: DownloadParamsSchema,
       querystring: DownloadQuerySchema,
     },
-    handler: async (req, reply) => sendContent(req, reply, await downloads.fileContent(req.user(), req.params.fileId, req.query.versionId)),
+    handler: async (req, reply) => {
+      const { shareId, versionId } = req.query;
+      if (!shareId) return sendContent(req, reply, await downloads.fileContent(req.user(), req.params.fileId, versionId));
+      const shares = app.services.shares;
+      const scope = await shares.open(shareId, { user: req.user(), address: req.ip });
+      const content = await downloads.fileContent(scope.owner, req.params.fileId, versionId, scope.rights);
+      if (startsDownload(req)) await shares.countDownload(scope, { id: Number(req.params.fileId), name: content.fileName });
+      return sendContent(req, reply, content);
+    },
   });
 
   app.post(
@@ -46,11 +57,21 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           '每一项都必须可见（否则 404）且有下载权限（否则 HTTP 403、code 40301）；文件夹内只打包有下载权限的文件和文件夹，快捷方式不打包。' +
           '压缩包在后台生成，用状态接口查询进度。',
+        querystring: DownloadTaskQuerySchema,
         body: DownloadTaskBodySchema,
         response: { 200: Envelope(DownloadTaskSchema) },
       },
     },
-    async (req) => ok(await downloads.createTask(req.user(), req.body)),
+    async (req) => {
+      const user = req.user();
+      if (!req.query.shareId) return ok(await downloads.createTask(user, req.body));
+      const shares = app.services.shares;
+      const scope = await shares.open(req.query.shareId, { user, address: req.ip });
+      const owner = userTaskOwner(user.id);
+      const task = await downloads.createTask(scope.owner, req.body, { rights: scope.rights, owner });
+      await shares.countDownload(scope, { id: null, name: downloads.tasks.get(owner, task.taskId)?.fileName ?? '' });
+      return ok(task);
+    },
   );
 
   app.get(
@@ -64,7 +85,7 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(DownloadStatusSchema) },
       },
     },
-    async (req) => ok(downloads.status(req.user(), req.params.taskId)),
+    async (req) => ok(downloads.status(userTaskOwner(req.user().id), req.params.taskId)),
   );
 
   app.route({
@@ -76,6 +97,6 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: '只有创建任务的用户能下载（其他用户 404）；可用 Cookie token 认证；支持 HEAD 与 Range。压缩包在完成 1 小时后删除。',
       params: TaskParamsSchema,
     },
-    handler: async (req, reply) => sendContent(req, reply, downloads.taskContent(req.user(), req.params.taskId)),
+    handler: async (req, reply) => sendContent(req, reply, downloads.taskContent(userTaskOwner(req.user().id), req.params.taskId)),
   });
 };

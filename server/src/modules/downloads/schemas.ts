@@ -6,6 +6,11 @@ export const DownloadParamsSchema = Type.Object({ fileId: IdString('文件 id') 
 
 export const DownloadQuerySchema = Type.Object({
   versionId: Type.Optional(Type.String({ maxLength: 20, description: '版本 id；不传或为空时下载主版本' })),
+  shareId: Type.Optional(Type.String({ maxLength: 64, description: '通过“与我共享”下载时的分享 id' })),
+});
+
+export const DownloadTaskQuerySchema = Type.Object({
+  shareId: Type.Optional(Type.String({ maxLength: 64, description: '通过“与我共享”打包下载时的分享 id' })),
 });
 
 export const MAX_TASK_ITEMS = 1000;

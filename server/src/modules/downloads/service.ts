@@ -40,6 +40,11 @@ export interface DownloadsOptions {
   log?: (err: unknown, message: string) => void;
 }
 
+/** Who may fetch a signed-in user's zip tasks. */
+export function userTaskOwner(userId: number): string {
+  return `u:${userId}`;
+}
+
 /** The path of a zip task's file, from the site root. */
 export function taskFileUrl(taskId: string): string {
   return `/api/User/FileTransfer/DownloadTasks/${taskId}/File`;
@@ -65,21 +70,26 @@ export class DownloadsService {
     this.tasks = new ZipTasks(path.join(dataDir, 'tmp', 'zips'), o.tasks, o.log);
   }
 
-  private async rightsFor(user: UserRow, rows: ItemRow[]): Promise<{ rights: LoadedRights; rootName: (row: ItemRow) => string }> {
+  private async rightsFor(user: UserRow, rows: ItemRow[], through?: LoadedRights): Promise<{ rights: LoadedRights; rootName: (row: ItemRow) => string }> {
     const { policy, env } = await this.folders.context(user);
-    const rights = await this.folders.rights.load(user, policy, rows);
+    const rights = through ?? (await this.folders.rights.load(user, policy, rows));
+    if (through) await through.ensure(rows);
     const rootName = (row: ItemRow) =>
       row.parent_id !== null ? row.name : row.space_type === 1 ? env.publicFolderName : env.personalFolderName;
     return { rights, rootName };
   }
 
-  /** GET /api/User/FileTransfer/Download/{fileId}?versionId=: what to send. */
-  async fileContent(user: UserRow, fileIdText: string, versionIdText: string | undefined): Promise<Content> {
+  /**
+   * GET /api/User/FileTransfer/Download/{fileId}?versionId=: what to send. `through`: the rights
+   * of a share (`user` is its owner); a share gives the master content only.
+   */
+  async fileContent(user: UserRow, fileIdText: string, versionIdText: string | undefined, through?: LoadedRights): Promise<Content> {
     const id = parseId(fileIdText);
     const item = id === null ? undefined : await findLiveItem(this.db, id);
     if (!item) throw notFound(FILE_NOT_FOUND);
-    const { rights } = await this.rightsFor(user, [item]);
+    const { rights } = await this.rightsFor(user, [item], through);
     if (!rights.can(item, LEVEL.preview)) throw notFound(FILE_NOT_FOUND);
+    if (through && versionIdText) throw notFound(VERSION_NOT_FOUND);
     if (item.type === 'folder') throw badRequest('文件夹不能直接下载，请使用打包下载');
     if (item.type !== 'file') throw badRequest('快捷方式不能下载，请打开其指向的文件后下载');
     if (!rights.can(item, LEVEL.download)) throw forbidden(NO_DOWNLOAD_RIGHT);
@@ -111,8 +121,11 @@ export class DownloadsService {
     };
   }
 
-  /** POST /api/User/FileTransfer/DownloadTask: checks every item now, then queues the archive. */
-  async createTask(user: UserRow, idTexts: string[]): Promise<{ taskId: string }> {
+  /**
+   * POST /api/User/FileTransfer/DownloadTask: checks every item now, then queues the archive.
+   * Through a share, `user` is its owner, `through` its rights and `owner` who may fetch the task.
+   */
+  async createTask(user: UserRow, idTexts: string[], through?: { rights: LoadedRights; owner: string }): Promise<{ taskId: string }> {
     const ids: number[] = [];
     for (const text of idTexts) {
       const id = parseId(text);
@@ -122,7 +135,8 @@ export class DownloadsService {
     if (!ids.length) throw badRequest('请选择要下载的文件或文件夹');
     const found = (await findItemsWithOwner(this.db, ids)).filter((r) => r.deleted_at === null);
     const byId = new Map(found.map((r) => [r.id, r]));
-    const { rights, rootName } = await this.rightsFor(user, found);
+    const { rights, rootName } = await this.rightsFor(user, found, through?.rights);
+    const owner = through?.owner ?? userTaskOwner(user.id);
     const selected: ItemRow[] = [];
     for (const id of ids) {
       const row = byId.get(id);
@@ -133,7 +147,7 @@ export class DownloadsService {
       if (row.type !== 'file' && row.type !== 'folder') throw badRequest('快捷方式不能打包下载，请打开其指向的位置后下载');
       if (!rights.can(row, LEVEL.download)) throw forbidden(NO_DOWNLOAD_RIGHT_ITEMS);
     }
-    if (this.tasks.pendingOf(user.id) >= this.tasks.options.maxPendingPerUser) {
+    if (this.tasks.pendingOf(owner) >= this.tasks.options.maxPendingPerUser) {
       throw tooManyRequests('正在打包的下载任务过多，请等待之前的任务完成后再试', 10);
     }
     // items below another selected folder travel with it
@@ -143,7 +157,7 @@ export class DownloadsService {
     const firstName = rootName(first);
     const base = first.type === 'file' && extensionOf(firstName) ? firstName.slice(0, firstName.lastIndexOf('.')) : firstName;
     const fileName = top.length === 1 ? `${base}.zip` : `${base}等${top.length}个文件.zip`;
-    const task = this.tasks.create(user.id, fileName, entries);
+    const task = this.tasks.create(owner, fileName, entries);
     return { taskId: task.id };
   }
 
@@ -220,26 +234,26 @@ export class DownloadsService {
     return entries;
   }
 
-  private task(user: UserRow, taskId: string): ZipTask {
-    const task = this.tasks.get(user.id, taskId);
+  private task(owner: string, taskId: string): ZipTask {
+    const task = this.tasks.get(owner, taskId);
     if (!task) throw notFound(TASK_NOT_FOUND);
     return task;
   }
 
   /** GET /api/User/FileTransfer/DownloadTasks/{taskId}/Status */
-  status(user: UserRow, taskId: string): DownloadStatus {
-    const task = this.task(user, taskId);
+  status(owner: string, taskId: string, fileUrl: (taskId: string) => string = taskFileUrl): DownloadStatus {
+    const task = this.task(owner, taskId);
     return {
       percent: this.tasks.percent(task),
-      downloadUrl: task.state === 'ready' ? taskFileUrl(task.id) : '',
+      downloadUrl: task.state === 'ready' ? fileUrl(task.id) : '',
       state: task.state,
       error: task.error,
     };
   }
 
-  /** GET /api/User/FileTransfer/DownloadTasks/{taskId}/File: the owner's complete archive. */
-  taskContent(user: UserRow, taskId: string): Content {
-    const task = this.task(user, taskId);
+  /** GET …/DownloadTasks/{taskId}/File: the owner's complete archive. */
+  taskContent(owner: string, taskId: string): Content {
+    const task = this.task(owner, taskId);
     if (task.state !== 'ready' || !task.file) throw notFound('压缩包尚未准备好，请稍后再试');
     return {
       file: task.file,

@@ -11,7 +11,8 @@ export type TaskState = 'queued' | 'running' | 'ready' | 'failed';
 
 export interface ZipTask {
   readonly id: string;
-  readonly userId: number;
+  /** who may fetch it: `u:<user id>`, or `s:<share id>` for a share's visitors */
+  readonly owner: string;
   /** the name the archive is saved under (`….zip`) */
   readonly fileName: string;
   readonly entries: readonly ZipEntry[];
@@ -73,20 +74,20 @@ export class ZipTasks {
     fs.mkdirSync(dir, { recursive: true });
   }
 
-  /** Tasks of a user that are queued or running. */
-  pendingOf(userId: number): number {
+  /** Tasks of an owner that are queued or running. */
+  pendingOf(owner: string): number {
     let n = 0;
-    for (const t of this.tasks.values()) if (t.userId === userId && (t.state === 'queued' || t.state === 'running')) n++;
+    for (const t of this.tasks.values()) if (t.owner === owner && (t.state === 'queued' || t.state === 'running')) n++;
     return n;
   }
 
   /** Queues a new archive; the caller has checked the user's rights and the limits. */
-  create(userId: number, fileName: string, entries: readonly ZipEntry[]): ZipTask {
+  create(owner: string, fileName: string, entries: readonly ZipEntry[]): ZipTask {
     if (this.closed) throw new Error('zip tasks closed');
     const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.file !== null ? e.size : 0), 0);
     const task: ZipTask = {
       id: crypto.randomBytes(16).toString('hex'),
-      userId,
+      owner,
       fileName,
       entries,
       totalBytes,
@@ -106,9 +107,9 @@ export class ZipTasks {
   }
 
   /** The user's own task, or undefined (another user's task does not exist for them). */
-  get(userId: number, id: string): ZipTask | undefined {
+  get(owner: string, id: string): ZipTask | undefined {
     const task = this.tasks.get(id);
-    if (!task || task.userId !== userId) return undefined;
+    if (!task || task.owner !== owner) return undefined;
     if (this.expired(task, Date.now())) {
       this.forget(task);
       return undefined;
@@ -151,18 +152,18 @@ export class ZipTasks {
   /** Starts queued tasks, oldest first, as far as the limits allow. */
   private pump(): void {
     if (this.closed) return;
-    const running = new Map<number, number>();
+    const running = new Map<string, number>();
     let total = 0;
     for (const t of this.tasks.values()) {
       if (t.state !== 'running') continue;
       total++;
-      running.set(t.userId, (running.get(t.userId) ?? 0) + 1);
+      running.set(t.owner, (running.get(t.owner) ?? 0) + 1);
     }
     for (const t of this.tasks.values()) {
       if (total >= this.options.maxRunning) return;
-      if (t.state !== 'queued' || (running.get(t.userId) ?? 0) >= this.options.maxRunningPerUser) continue;
+      if (t.state !== 'queued' || (running.get(t.owner) ?? 0) >= this.options.maxRunningPerUser) continue;
       total++;
-      running.set(t.userId, (running.get(t.userId) ?? 0) + 1);
+      running.set(t.owner, (running.get(t.owner) ?? 0) + 1);
       this.run(t);
     }
   }

@@ -233,6 +233,37 @@ export class LoadedRights implements Rights {
   }
 }
 
+/** True when `row` is `root` or lies below it. */
+export function withinItem(root: Pick<ItemRow, 'id' | 'id_path'>, row: Pick<ItemRow, 'id' | 'id_path'>): boolean {
+  return row.id === root.id || row.id_path.startsWith(`${root.id_path}/`);
+}
+
+/**
+ * Rights through a share: on the shared items and below them, the share's level but never
+ * more than the share's owner holds now; nothing anywhere else. `user` is the owner.
+ */
+export class ShareRights extends LoadedRights {
+  constructor(
+    db: Kysely<Database>,
+    owner: UserRow,
+    policy: FeaturePolicy,
+    readonly roots: readonly Pick<ItemRow, 'id' | 'id_path'>[],
+    readonly cap: Level,
+  ) {
+    super(db, owner, policy);
+  }
+
+  /** The shared item `row` lies in (itself or below), if any. */
+  rootOf(row: Pick<ItemRow, 'id' | 'id_path'>): Pick<ItemRow, 'id' | 'id_path'> | undefined {
+    return this.roots.find((root) => withinItem(root, row));
+  }
+
+  override level(row: RightsRow): Level {
+    if (!this.rootOf(row)) return LEVEL.none;
+    return Math.min(this.cap, super.level(row)) as Level;
+  }
+}
+
 export class RightsService {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -244,6 +275,13 @@ export class RightsService {
   async load(user: UserRow, policy: FeaturePolicy, rows: readonly RightsRow[]): Promise<LoadedRights> {
     const rights = new LoadedRights(this.db, user, policy);
     await rights.ensure(rows);
+    return rights;
+  }
+
+  /** The rights a share gives: `owner` is its creator, `roots` the shared items, `level` its level. */
+  async loadForShare(owner: UserRow, policy: FeaturePolicy, roots: readonly RightsRow[], level: Level): Promise<ShareRights> {
+    const rights = new ShareRights(this.db, owner, policy, roots, level);
+    await rights.ensure(roots);
     return rights;
   }
 }

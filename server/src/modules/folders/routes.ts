@@ -89,12 +89,21 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['文件'],
         summary: '文件夹内容（分页、排序、按名称筛选，文件夹在前）',
+        description: '带 shareId 时按“与我共享”的分享访问：权限为分享的权限，路径从分享的文件夹开始。',
         params: ItemsParamsSchema,
         querystring: ItemsQuerySchema,
         response: { 200: Envelope(FolderItemsSchema) },
       },
     },
-    async (req) => ok(await folders.listItems(req.user(), req.params.parentId, req.query)),
+    async (req) => {
+      const { shareId, ...query } = req.query;
+      if (!shareId) return ok(await folders.listItems(req.user(), req.params.parentId, query));
+      const shares = app.services.shares;
+      const scope = await shares.open(shareId, { user: req.user(), address: req.ip });
+      const listed = await shares.items(scope, req.params.parentId, query);
+      if (listed.folder.parentId === null) await shares.record(scope, 'visit', null);
+      return ok(listed);
+    },
   );
 
   app.post(

@@ -47,8 +47,9 @@ export const ItemsQuerySchema = Type.Object({
   ),
   sortOrder: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: '排序方向' })),
   keyword: Type.Optional(Type.String({ maxLength: 150, description: '按名称筛选（不区分大小写）' })),
+  shareId: Type.Optional(Type.String({ maxLength: 64, description: '通过“与我共享”访问时的分享 id' })),
 });
-export type ItemsQuery = Static<typeof ItemsQuerySchema>;
+export type ItemsQuery = Omit<Static<typeof ItemsQuerySchema>, 'shareId'>;
 
 export const FolderItemsSchema = Type.Object(
   {

@@ -191,8 +191,10 @@ export class FoldersService {
     idText: string,
     policy: FeaturePolicy,
     message = '文件夹不存在或已被删除',
+    /** rights through a share, instead of the caller's own */
+    through?: LoadedRights,
   ): Promise<{ folder: ItemWithOwner; rights: LoadedRights }> {
-    const rights = await this.rights.load(user, policy, []);
+    const rights = through ?? (await this.rights.load(user, policy, []));
     return { folder: await this.folderFor(rights, idText, message), rights };
   }
 
@@ -206,9 +208,10 @@ export class FoldersService {
     return folder;
   }
 
-  async listItems(user: UserRow, parentId: string, query: ItemsQuery): Promise<FolderItems> {
+  /** A folder's page of children; `through` lists it with the rights of a share (its owner is `user`). */
+  async listItems(user: UserRow, parentId: string, query: ItemsQuery, through?: LoadedRights): Promise<FolderItems> {
     const { policy, env } = await this.context(user);
-    const { folder, rights } = await this.folderAndRights(user, parentId, policy);
+    const { folder, rights } = await this.folderAndRights(user, parentId, policy, undefined, through);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const { rows, total } = await listChildren(this.db, folder, {
@@ -270,7 +273,13 @@ export class FoldersService {
   }
 
   /** Live items the caller may see (≥1), in the order asked, else 404, with the caller's rights on them. */
-  async itemsAndRights(user: UserRow, ids: string[], policy: FeaturePolicy): Promise<{ items: ItemWithOwner[]; rights: LoadedRights }> {
+  async itemsAndRights(
+    user: UserRow,
+    ids: string[],
+    policy: FeaturePolicy,
+    /** rights through a share, instead of the caller's own */
+    through?: LoadedRights,
+  ): Promise<{ items: ItemWithOwner[]; rights: LoadedRights }> {
     const parsed = parseIds(ids);
     if (!parsed) throw notFound(ITEM_NOT_FOUND);
     const rows = await findItemsWithOwner(this.db, parsed);
@@ -280,7 +289,8 @@ export class FoldersService {
       if (!row || row.deleted_at !== null) throw notFound(ITEM_NOT_FOUND);
       return row;
     });
-    const rights = await this.rights.load(user, policy, items);
+    const rights = through ?? (await this.rights.load(user, policy, items));
+    if (through) await through.ensure(items);
     for (const row of items) if (!rights.can(row, LEVEL.preview)) throw notFound(ITEM_NOT_FOUND);
     return { items, rights };
   }

@@ -6,9 +6,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { badRequest } from '../../lib/errors';
+import { badRequest, forbidden } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
+import { LEVEL } from '../folders/rights';
 import { ItemSchema } from '../folders/schemas';
+import { SharesService } from '../shares/service';
 import {
   BatchParamsSchema,
   CheckAndCreateBodySchema,
@@ -42,7 +44,14 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   const userActor = (req: FastifyRequest): Actor => ({ user: req.user(), share: null });
-  const shareActor = (req: FastifyRequest, shareId: string) => uploads.shareActor(shareId, req.headers.accesskey);
+  /** An external share's visitor: the share works, the key is right, and its level allows uploads. */
+  const shareActor = async (req: FastifyRequest, shareId: string): Promise<Actor> => {
+    const shares = app.services.shares;
+    const scope = await shares.open(shareId, { user: null, accessKey: SharesService.keyOf(req.headers), address: req.ip });
+    if (Number(scope.share.level) < LEVEL.edit) throw forbidden('该分享不允许上传文件');
+    const afterUpload = (item: { id: string; name: string }) => shares.record(scope, 'upload', { id: Number(item.id), name: item.name });
+    return { user: scope.owner, share: scope.share, through: scope.rights, afterUpload };
+  };
 
   /** Reads the form fields, then hands the part `file` over as a stream (never buffered whole). */
   async function chunkFrom(req: FastifyRequest, actor: Actor, query: { fileId: string; ChunkHash?: string }) {

@@ -1,5 +1,6 @@
 // 云文档 upload calls (api-contract.md "Upload"; docs/integration.md "Upload (issue 4)").
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../lib/schema';
 import { UploadPolicyBodySchema, UploadPolicySchema } from '../settings/schemas';
 
 export const FileUploadOptionsSchema = Type.Object(
@@ -14,8 +15,6 @@ export const FileUploadOptionsSchema = Type.Object(
   { title: '上传选项' },
 );
 export type FileUploadOptions = Static<typeof FileUploadOptionsSchema>;
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const CheckAndCreateBodySchema = Type.Object(
   {

@@ -7,13 +7,11 @@ import type { Kysely } from 'kysely';
 import type { Database, ItemRow, ShareRow, UploadSessionRow, UserRow } from '../../db/types';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
 import { findItemsWithOwner, findLiveItem, insertFolder, insertItem, itemNameKey, liveNameOwner, markDeleted, touchItem } from '../folders/repository';
-import { LEVEL, ownerOfNew, SPACE_PERSONAL, type LoadedRights, type RightsService } from '../folders/rights';
+import { LEVEL, ownerOfNew, SPACE_PERSONAL, type LoadedRights, type RightsRow, type RightsService } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
-import { accessKeyMatches, findShare } from '../shares/repository';
-import { findUserById } from '../users/repository';
 import { acquireBlob, type BlobStore } from '../versions/blobs';
 import { addFirstVersion, addMasterVersion } from '../versions/repository';
 import {
@@ -55,10 +53,16 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   sweepIntervalMs: 60 * 60 * 1000,
 };
 
-/** Who uploads: a signed-in user, or an external share (then `user` is the share's owner). */
+/**
+ * Who uploads: a signed-in user, or someone through a share (then `user` is the share's owner
+ * and `through` the rights the share gives).
+ */
 export interface Actor {
   user: UserRow;
   share: ShareRow | null;
+  through?: LoadedRights | null;
+  /** told of each file the actor's upload made (a share records it) */
+  afterUpload?: (item: Item) => Promise<void>;
 }
 
 const MD5_HEX = /^[0-9a-f]{32}$/;
@@ -66,11 +70,8 @@ const MAX_DEPTH = 64;
 
 const SESSION_GONE = '上传任务不存在或已过期，请重新上传';
 const FOLDER_GONE = '目标文件夹不存在或已被删除';
-export const SHARE_GONE = '指定的分享不存在或已过期。';
 const NO_UPLOAD_RIGHT = '您没有在此文件夹中上传文件的权限';
 
-/** HTTP 401 with the share message of spec section 8 (the client shows it as the error). */
-export const shareGone = () => new AppError(401, 401, SHARE_GONE);
 /** HTTP 413, code 41301: over quota. */
 const overQuota = () => new AppError(413, 41301, '个人空间容量不足，无法上传该文件，请清理后重试');
 /** HTTP 422, code 42201: a hash mismatch. */
@@ -165,18 +166,6 @@ export class UploadsService {
 
   // ---- who ------------------------------------------------------------------------------
 
-  /** An external share caller: the share exists, has not expired, the key is right, uploads are allowed. */
-  async shareActor(shareId: string, accessKey: string | string[] | undefined): Promise<Actor> {
-    const key = Array.isArray(accessKey) ? accessKey[0] : accessKey;
-    const share = await findShare(this.db, shareId);
-    const valid = !!share && (share.expires_at === null || Number(share.expires_at) > Date.now()) && accessKeyMatches(share, key);
-    if (!share || !valid) throw shareGone();
-    const owner = await findUserById(this.db, Number(share.owner_id));
-    if (!owner || owner.disabled) throw shareGone();
-    if (!share.allow_upload) throw forbidden('该分享不允许上传文件');
-    return { user: owner, share };
-  }
-
   private ownerKey(actor: Actor): string {
     return actor.share ? `s:${actor.share.id}` : `u:${actor.user.id}`;
   }
@@ -202,14 +191,10 @@ export class UploadsService {
 
   // ---- where ----------------------------------------------------------------------------
 
-  /** The target folder: live, readable by the acting user, inside the share's root for shares (else 404). */
+  /** The target folder: live and readable by the acting user, through the share for shares (else 404). */
   private async targetFolder(actor: Actor, folderId: string, policy: FeaturePolicy): Promise<{ folder: ItemRow; rights: LoadedRights }> {
-    const { folder, rights } = await this.folders.folderAndRights(actor.user, folderId, policy, FOLDER_GONE);
-    if (actor.share) {
-      const root = await findLiveItem(this.db, Number(actor.share.root_item_id));
-      if (!root || !(folder.id === root.id || folder.id_path.startsWith(`${root.id_path}/`))) throw notFound(FOLDER_GONE);
-    }
-    return { folder, rights };
+    if (actor.share && !actor.through) throw notFound(FOLDER_GONE);
+    return this.folders.folderAndRights(actor.user, folderId, policy, FOLDER_GONE, actor.through ?? undefined);
   }
 
   /** Walks the folder names below `folder`: the deepest existing folder and the names still missing. */
@@ -379,8 +364,7 @@ export class UploadsService {
     const candidates = await rapidCandidates(this.db, null, size, root?.id_path ?? null, root?.id ?? null);
     if (candidates.length >= RAPID_CANDIDATES) return true;
     if (!candidates.length) return false;
-    const rights = await this.rights.load(actor.user, policy, candidates);
-    await rights.loadCaller();
+    const rights = await this.rightsOn(actor, policy, candidates);
     return candidates.some((c) => rights.can(c, LEVEL.preview));
   }
 
@@ -551,8 +535,7 @@ export class UploadsService {
       const root = actor.share ? await findLiveItem(this.db, Number(actor.share.root_item_id)) : undefined;
       if (actor.share && !root) return { success: false };
       const candidates = await rapidCandidates(this.db, fileHash, Number(session.size), root?.id_path ?? null, root?.id ?? null);
-      const rights = await this.rights.load(actor.user, policy, organisation ? [] : candidates);
-      await rights.loadCaller();
+      const rights = await this.rightsOn(actor, policy, organisation ? [] : candidates);
       const found = organisation ? candidates[0] : candidates.find((c) => rights.can(c, LEVEL.preview));
       if (!found || found.blob_id === null) return { success: false };
       const done = await this.finish(actor, session, { md5: fileHash, blobId: Number(found.blob_id) });
@@ -681,7 +664,9 @@ export class UploadsService {
         // committed: the staging file is no longer needed
         this.hashing.forget(session.id);
         await this.staging.remove(session.id);
-        return this.itemFor(actor, itemId, policy, env);
+        const item = await this.itemFor(actor, itemId, policy, env);
+        if (item && actor.afterUpload) await actor.afterUpload(item);
+        return item;
       } catch (err) {
         if (created) await this.blobs.remove([created]).catch(() => undefined);
         if (vanished) return null;
@@ -698,8 +683,16 @@ export class UploadsService {
     if (!policy || !env) ({ policy, env } = await this.folders.context(actor.user));
     const [row] = await findItemsWithOwner(this.db, [id]);
     if (!row || row.deleted_at !== null) return null;
-    const rights = await this.rights.load(actor.user, policy, [row]);
+    const rights = await this.rightsOn(actor, policy, [row]);
     return this.folders.toItem(row, actor.user, policy, env, rights);
+  }
+
+  /** The acting user's rights (through the share for shares), loaded for `rows`. */
+  private async rightsOn(actor: Actor, policy: FeaturePolicy, rows: readonly RightsRow[]): Promise<LoadedRights> {
+    const rights = actor.through ?? (await this.rights.load(actor.user, policy, rows));
+    await rights.ensure(rows);
+    await rights.loadCaller();
+    return rights;
   }
 
   // ---- expiry ---------------------------------------------------------------------------
