@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import yauzl from 'yauzl';
 import { call, databaseKinds, ENGLISH_FRAMEWORK_TEXT, HAN, ok, roleCast, startServer, type CallResult, type TestServer, type TestUser } from './support/harness';
 import { makeFile, makeFolder, raw } from './support/content';
-import { md5, uploadFile } from './support/uploads';
+import { createTask, md5, sendChunk, uploadFile } from './support/uploads';
 
 const GONE = '指定的分享不存在或已过期。';
 
@@ -422,5 +422,25 @@ describe.each(databaseKinds())('sharing (%s)', (kind) => {
     await expect(uploadFile(app(), { shareId: readOnly.shareId, accessKey: readOnly.accessKey }, t.sub.id, '不行.bin', content, chunk)).rejects.toThrow(/40301/);
     // outside the share's folder: as if it did not exist
     await expect(uploadFile(app(), { shareId: link.shareId, accessKey: link.accessKey }, t.sibling.id, '越界.bin', content, chunk)).rejects.toThrow(/404/);
+  });
+
+  test('a recipient uploads through an internal share at level 3, in their own sessions; at level 2 refused', async () => {
+    const t = await tree();
+    const chunk = server.app.services.uploads.limits.chunkSize;
+    const editShare = await internal(owner.token, [t.root.id], [{ type: 1, id: viewer.userId }], { level: 3 });
+    const readShare = await internal(owner.token, [t.root.id], [{ type: 1, id: outsider.userId }], { level: 2 });
+    const content = crypto.randomBytes(1500);
+    const item = await uploadFile(app(), { token: viewer.token, internalShareId: editShare.shareId }, t.sub.id, '内部来稿.bin', content, chunk);
+    expect(item).toMatchObject({ name: '内部来稿.bin', parentId: t.sub.id, ownerId: owner.userId });
+    const back = await raw(app(), 'GET', `/api/User/FileTransfer/Download/${item.id}`, { token: owner.token });
+    expect(back.payload.equals(content)).toBe(true);
+    const events = (await ok(app(), 'GET', `/api/User/Shares/${editShare.shareId}/Events`, { token: owner.token })).data;
+    expect(events.map((e: any) => [e.kind, e.itemName, e.userName])).toContainEqual(['upload', '内部来稿.bin', '读者']);
+    // the session is the recipient's own: the owner cannot send its chunks, nor can another recipient
+    const created = await createTask(app(), { token: viewer.token, internalShareId: editShare.shareId }, { folderId: t.sub.id, fileName: '会话.bin', size: 10 });
+    const sid = created.body.result.fileInfo.fileId;
+    expect((await sendChunk(app(), { token: owner.token }, sid, 1, Buffer.alloc(10), { chunkSize: chunk, totalSize: 10 })).status).toBe(404);
+    await expect(uploadFile(app(), { token: outsider.token, internalShareId: readShare.shareId }, t.sub.id, '不行.bin', content, chunk)).rejects.toThrow(/40301/);
+    await expect(uploadFile(app(), { token: outsider.token, internalShareId: editShare.shareId }, t.sub.id, '非接收人.bin', content, chunk)).rejects.toThrow(/401/);
   });
 });

@@ -14,3 +14,4 @@ export * from './routes';
 export { REMOTE_MENUS, remoteMeta } from './menus';
 export * from './upload';
 export * from './download';
+export * from './share';

@@ -24,6 +24,7 @@ import { FolderSizeDialog } from '../actions/FolderSizeDialog';
 import { can, DELETE_CONFIRM } from '../actions/permissions';
 import { VersionsDrawer } from '../versions';
 import { PermissionsDialog } from '../permissions';
+import { ShareDialog } from '../share/ShareDialog';
 import { FolderTreePane } from '../tree/FolderTree';
 import type { TreeRefresh } from '../tree/treeStore';
 import { useDropTarget, useUploadsSettled } from '../upload';
@@ -52,6 +53,7 @@ type Panel =
   | { kind: 'create'; type: 'folder' | 'file' }
   | { kind: 'rename'; item: Item }
   | { kind: 'transfer'; mode: TransferMode; items: Item[] }
+  | { kind: 'share'; items: Item[] }
   | { kind: 'shortcut' | 'size' | 'versions' | 'permissions'; item: Item };
 
 /** `key`: the folder (path segment, '' for the root) that `data` was loaded for. */
@@ -203,6 +205,9 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         break;
       case 'download':
         download(items);
+        break;
+      case 'share':
+        setPanel({ kind: 'share', items });
         break;
       case 'rename':
         setPanel({ kind: 'rename', item });
@@ -485,6 +490,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       {panel?.kind === 'size' ? <FolderSizeDialog folder={panel.item} onClose={closePanel} /> : null}
       <VersionsDrawer item={panel?.kind === 'versions' ? panel.item : null} onClose={closePanel} onChanged={reload} />
       <PermissionsDialog item={panel?.kind === 'permissions' ? panel.item : null} onClose={closePanel} onSaved={reload} />
+      <ShareDialog items={panel?.kind === 'share' ? panel.items : null} onClose={closePanel} />
     </RemotePage>
   );
 }

@@ -16,11 +16,12 @@ import {
   LinkOutlined,
   ReloadOutlined,
   SafetyCertificateOutlined,
+  ShareAltOutlined,
 } from '@ant-design/icons';
 import type { Item, ItemType } from '@app/shared';
 import { can, type ItemRight } from '../actions/permissions';
 
-export type ItemActionKey = 'open' | 'download' | 'rename' | 'copy' | 'move' | 'shortcut' | 'size' | 'versions' | 'permissions' | 'delete';
+export type ItemActionKey = 'open' | 'download' | 'share' | 'rename' | 'copy' | 'move' | 'shortcut' | 'size' | 'versions' | 'permissions' | 'delete';
 
 export interface ItemAction {
   key: ItemActionKey;
@@ -46,6 +47,7 @@ const ALL: ItemType[] = ['folder', 'file', 'shortcut'];
 export const ITEM_ACTIONS: ItemAction[] = [
   { key: 'open', label: '打开', icon: <FolderOpenOutlined />, right: 'view', kinds: ['folder', 'shortcut'] },
   { key: 'download', label: '下载', icon: <DownloadOutlined />, right: 'download', kinds: ['folder', 'file'], multi: true, inline: true, toolbar: true },
+  { key: 'share', label: '分享', icon: <ShareAltOutlined />, right: 'view', kinds: ['folder', 'file'], multi: true, inline: true, toolbar: true },
   { key: 'rename', label: '重命名', icon: <EditOutlined />, right: 'rename', kinds: ALL, inline: true, toolbar: true },
   { key: 'copy', label: '复制到', icon: <CopyOutlined />, right: 'copy', kinds: ALL, multi: true, inline: true, toolbar: true },
   { key: 'move', label: '移动到', icon: <DragOutlined />, right: 'move', kinds: ALL, multi: true, inline: true, toolbar: true },

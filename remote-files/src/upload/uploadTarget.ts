@@ -1,8 +1,8 @@
 // Where files picked or dropped on 云文档's folder page go: the folder shown, while the user may
 // upload into it. The page also follows the upload queue: when files land in the folder shown
 // (or folders were uploaded anywhere) it reloads the list, and the tree for folders.
-import { useEffect, useRef } from 'react';
-import { uploads, type Item, type UploadPath, type UploadsSettledEvent } from '@app/shared';
+import type { Item, UploadPath } from '@app/shared';
+import { useUploadDropTarget, useUploadsSettled } from '@app/shared/ui';
 import { can } from '../actions/permissions';
 
 /** The upload target for a folder of a space (type: 1 enterprise, 2 personal). */
@@ -18,29 +18,7 @@ export const canUploadInto = (folder: Item | undefined): folder is Item => !!fol
  * upload into it; none otherwise, and none once the page is left.
  */
 export function useDropTarget(folder: Item | undefined): void {
-  const target = canUploadInto(folder) ? folder : undefined;
-  const id = target?.id;
-  const latest = useRef(target);
-  latest.current = target;
-  useEffect(() => {
-    uploads.setDropTarget(latest.current ? uploadPathOf(latest.current) : null);
-    return () => uploads.setDropTarget(null);
-  }, [id]);
+  useUploadDropTarget(canUploadInto(folder) ? uploadPathOf(folder) : null);
 }
 
-/**
- * Calls `onSettled` when the upload queue drains with files in the folder shown, or with
- * uploaded folders (the tree may have changed anywhere).
- */
-export function useUploadsSettled(folderId: string | undefined, onSettled: (event: UploadsSettledEvent) => void): void {
-  const latest = useRef({ folderId, onSettled });
-  latest.current = { folderId, onSettled };
-  useEffect(
-    () =>
-      uploads.onSettled((event) => {
-        const { folderId: shown, onSettled: run } = latest.current;
-        if (event.withFolders || (shown !== undefined && event.folderIds.includes(shown))) run(event);
-      }),
-    [],
-  );
-}
+export { useUploadsSettled };

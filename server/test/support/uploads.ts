@@ -25,6 +25,13 @@ export interface Auth {
   /** external share calls */
   shareId?: string;
   accessKey?: string;
+  /** a recipient's upload through an internal share (signed-in calls with ?shareId=) */
+  internalShareId?: string;
+}
+
+/** The query of the signed-in calls made through an internal share. */
+function shareQuery(auth: Auth): Record<string, string> | undefined {
+  return auth.internalShareId ? { shareId: auth.internalShareId } : undefined;
 }
 
 const BASE = '/api/User/FileTransfer';
@@ -52,6 +59,7 @@ export function createTask(app: App, auth: Auth, body: CreateBody) {
   return call(app, 'POST', route(auth, 'CheckAndCreateFileInfo'), {
     token: auth.token,
     headers: headers(auth),
+    query: shareQuery(auth),
     body: {
       type: 2,
       strategy: null,
@@ -65,7 +73,7 @@ export function createTask(app: App, auth: Auth, body: CreateBody) {
 
 /** POST …/CreateFolders: the empty folders of a dropped folder. */
 export function createFolders(app: App, auth: Auth, folderId: string, paths: string[]) {
-  return call(app, 'POST', route(auth, 'CreateFolders'), { token: auth.token, headers: headers(auth), body: { folderId, paths } });
+  return call(app, 'POST', route(auth, 'CreateFolders'), { token: auth.token, headers: headers(auth), query: shareQuery(auth), body: { folderId, paths } });
 }
 
 export interface ChunkOptions {
@@ -95,7 +103,7 @@ export async function sendChunk(app: App, auth: Auth, fileId: string, n: number,
     ...o.fields,
   };
   const { payload, contentType } = await multipartBody(fields, data, o.fileName ?? 'f.bin');
-  const query: Record<string, string> = { fileId, RelativePath: fields.relativePath as string };
+  const query: Record<string, string> = { fileId, RelativePath: fields.relativePath as string, ...shareQuery(auth) };
   if (o.chunkHash !== null) query.ChunkHash = o.chunkHash ?? md5(data);
   const url = auth.shareId ? `${BASE}/External/${encodeURIComponent(o.batchNumber ?? auth.shareId)}/UploadChunk2` : `${BASE}/UploadChunk2`;
   const res = await app.inject({
@@ -123,11 +131,11 @@ export function chunkOf(buf: Buffer, n: number, chunkSize: number): Buffer {
 }
 
 export function merge(app: App, auth: Auth, fileId: string, fileHash: string, relativePath = '') {
-  return call(app, 'POST', route(auth, 'UploadMerge2'), { token: auth.token, headers: headers(auth), body: { fileId, relativePath, fileHash } });
+  return call(app, 'POST', route(auth, 'UploadMerge2'), { token: auth.token, headers: headers(auth), query: shareQuery(auth), body: { fileId, relativePath, fileHash } });
 }
 
 export function rapid(app: App, auth: Auth, fileId: string, fileHash: string) {
-  return call(app, 'POST', route(auth, 'UploadRapid2'), { token: auth.token, headers: headers(auth), body: { fileId, fileHash } });
+  return call(app, 'POST', route(auth, 'UploadRapid2'), { token: auth.token, headers: headers(auth), query: shareQuery(auth), body: { fileId, fileHash } });
 }
 
 /** The whole flow: create, every chunk in order, merge. Returns the Item. */

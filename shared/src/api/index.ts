@@ -22,6 +22,7 @@ import type {
 } from './types';
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
 import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
+import type { CreatedShare, CreateShareBody, OutsourceInfo, ShareEvent, ShareRecord, UpdateShareBody } from './types';
 
 const seg = encodeURIComponent;
 
@@ -83,6 +84,36 @@ export const api = {
   calcFolderSize: (id: string, config?: HttpConfig) => http.post<FolderSize>(`/User/Folders/${seg(id)}/SizeCalc`, undefined, config),
   setSort: (itemId: string, targetId: string, position: 'before' | 'after', config?: HttpConfig) =>
     http.post<Item>('/User/Folders/SetSort', undefined, { ...config, params: { ...config?.params, folderId: itemId, targetId, position } }),
+  // ---- sharing (api-contract.md, "Sharing") ----
+  createShare: (body: CreateShareBody, config?: HttpConfig) => http.post<CreatedShare>('/User/Shares', body, config),
+  getSentShares: (query: { page: number; pageSize: number }, config?: HttpConfig) =>
+    http.get<Paged<ShareRecord>>('/User/Shares/Sent', { ...config, params: { ...query, ...config?.params } }),
+  getReceivedShares: (query: { page: number; pageSize: number }, config?: HttpConfig) =>
+    http.get<Paged<ShareRecord>>('/User/Shares/Received', { ...config, params: { ...query, ...config?.params } }),
+  updateShare: (shareId: string, body: UpdateShareBody, config?: HttpConfig) =>
+    http.put<ShareRecord & { accessKey: string }>(`/User/Shares/${seg(shareId)}`, body, config),
+  cancelShares: (ids: string[], config?: HttpConfig) => http.delete<{ cancelled: number }>('/User/Shares', { ...config, data: ids }),
+  getShareEvents: (shareId: string, query: { page: number; pageSize: number }, config?: HttpConfig) =>
+    http.get<Paged<ShareEvent>>(`/User/Shares/${seg(shareId)}/Events`, { ...config, params: { ...query, ...config?.params } }),
+  /** Items of a folder reached through 与我共享 (the share's rights, paths from the shared folder). */
+  getSharedItems: (shareId: string, folderId: string, query: ItemsQuery, config?: HttpConfig) =>
+    http.get<FolderItems>(`/User/Folders/${seg(folderId)}/Items`, { ...config, params: { ...query, shareId, ...config?.params } }),
+  // ---- the external share page: no session, the key in the accessKey header ----
+  getOutsource: (shareId: string, accessKey: string | null, config?: HttpConfig) =>
+    http.get<OutsourceInfo>(`/Outsource/${seg(shareId)}`, {
+      withToken: false,
+      silentLogout: true,
+      ...config,
+      headers: { ...(config?.headers as Record<string, string> | undefined), ...(accessKey ? { accessKey } : {}) },
+    }),
+  getOutsourceItems: (shareId: string, accessKey: string, query: Partial<ItemsQuery> & { folderId?: string }, config?: HttpConfig) =>
+    http.get<FolderItems>(`/Outsource/${seg(shareId)}/Items`, {
+      withToken: false,
+      silentLogout: true,
+      ...config,
+      params: { ...query, ...config?.params },
+      headers: { ...(config?.headers as Record<string, string> | undefined), accessKey },
+    }),
 };
 
 export type Api = typeof api;

@@ -358,3 +358,89 @@ export interface FolderSize {
   fileCount: number;
   folderCount: number;
 }
+
+// ---- Sharing (api-contract.md, "Sharing") -------------------------------------------------
+
+/** 1 internal (to users, departments, groups), 2 external (a link /s/{shareId} with a 提取码). */
+export type ShareType = 1 | 2;
+/** 1 preview, 2 download, 3 upload and edit. */
+export type ShareLevel = 1 | 2 | 3;
+/** 1 valid, 2 expired or used up, 3 cancelled. */
+export type ShareStatus = 1 | 2 | 3;
+
+export interface ShareTarget {
+  /** 1 user, 2 department (with its sub-departments), 3 group */
+  type: SubjectType;
+  id: string;
+}
+
+export interface ShareTargetView extends ShareTarget {
+  name: string;
+}
+
+/** POST /api/User/Shares body. */
+export interface CreateShareBody {
+  fileIds: string[];
+  shareType: ShareType;
+  level: ShareLevel;
+  /** `YYYY-MM-DD HH:mm:ss`, or null for never */
+  expireAt: string | null;
+  targets?: ShareTarget[];
+  /** external: blank makes the server choose */
+  accessKey?: string | null;
+  downloadLimit?: number | null;
+}
+
+export interface CreatedShare {
+  shareId: string;
+  /** `/s/{shareId}` for external shares, '' for internal ones */
+  url: string;
+  /** the 提取码, given this once ('' for internal shares) */
+  accessKey: string;
+}
+
+export interface ShareRecord {
+  shareId: string;
+  shareType: ShareType;
+  level: ShareLevel;
+  items: Array<Pick<Item, 'id' | 'name' | 'extension' | 'size'> & { type: string }>;
+  ownerId: string;
+  ownerName: string;
+  targets: ShareTargetView[];
+  expireAt: string | null;
+  createdAt: string;
+  visitCount: number;
+  downloadCount: number;
+  downloadLimit: number | null;
+  status: ShareStatus;
+  url: string;
+}
+
+/** PUT /api/User/Shares/{shareId} body: what is given changes. */
+export interface UpdateShareBody {
+  level?: ShareLevel;
+  expireAt?: string | null;
+  targets?: ShareTarget[];
+  /** '' makes a new random key; null or absent keeps it */
+  accessKey?: string | null;
+  downloadLimit?: number | null;
+}
+
+export interface ShareEvent {
+  kind: 'visit' | 'download' | 'upload';
+  userName: string;
+  address: string;
+  itemName: string;
+  createdAt: string;
+}
+
+/** GET /api/Outsource/{shareId} */
+export interface OutsourceInfo {
+  shareId: string;
+  ownerName: string;
+  /** '' until the key is right */
+  name: string;
+  needKey: boolean;
+  expireAt: string | null;
+  level: ShareLevel;
+}

@@ -61,4 +61,17 @@ export const downloadApi = {
     }),
   taskStatus: (taskId: string, config?: HttpConfig) =>
     http.get<DownloadTaskStatus>(`/User/FileTransfer/DownloadTasks/${seg(taskId)}/Status`, config),
+  /** The signed-in user's zip of items reached through 与我共享. */
+  createSharedTask: (shareId: string, ids: string[], config?: HttpConfig) =>
+    http.post<DownloadTask>('/User/FileTransfer/DownloadTask', ids, { ...config, params: { ...config?.params, shareId } }),
+  /** An external share's zip task; its downloadUrl carries the key, for the browser fetches it by itself. */
+  externalTaskStatus: async (urlKey: string, taskId: string, accessKey: string, config?: HttpConfig): Promise<DownloadTaskStatus> => {
+    const status = await http.get<DownloadTaskStatus>(`/User/FileTransfer/External/${seg(urlKey)}/DownloadTasks/${seg(taskId)}/Status`, {
+      withToken: false,
+      silentLogout: true,
+      ...config,
+      headers: { ...(config?.headers as Record<string, string> | undefined), accessKey },
+    });
+    return status.downloadUrl ? { ...status, downloadUrl: apiUrl(status.downloadUrl, { accessKey }) } : status;
+  },
 };

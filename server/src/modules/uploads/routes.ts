@@ -24,6 +24,7 @@ import {
   RapidBodySchema,
   RapidResultSchema,
   ShareParamsSchema,
+  ShareQuerySchema,
   UploadPolicyBodySchema,
   UploadPolicySchema,
 } from './schemas';
@@ -43,7 +44,17 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     limits: { fileSize: uploads.limits.chunkSize + 1, files: 1, fields: 20, fieldSize: 8192, parts: 24 },
   });
 
-  const userActor = (req: FastifyRequest): Actor => ({ user: req.user(), share: null });
+  /** A signed-in user; with `?shareId=`, a recipient uploading through an internal share at level 3. */
+  const userActor = async (req: FastifyRequest): Promise<Actor> => {
+    const user = req.user();
+    const shareId = (req.query as { shareId?: string } | undefined)?.shareId;
+    if (!shareId) return { user, share: null };
+    const shares = app.services.shares;
+    const scope = await shares.open(shareId, { user, address: req.ip });
+    if (Number(scope.share.level) < LEVEL.edit) throw forbidden('该分享不允许上传文件');
+    const afterUpload = (item: { id: string; name: string }) => shares.record(scope, 'upload', { id: Number(item.id), name: item.name });
+    return { user: scope.owner, share: scope.share, through: scope.rights, uploader: user, afterUpload };
+  };
   /** An external share's visitor: the share works, the key is right, and its level allows uploads. */
   const shareActor = async (req: FastifyRequest, shareId: string): Promise<Actor> => {
     const shares = app.services.shares;
@@ -96,11 +107,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: '创建上传任务',
         description:
           '无同名项时新建上传任务（fileInfo.fileId）；同一 taskId 的未完成任务再次提交时返回该任务及已收到的分片。有同名项时不建任务，conflictType 非 0，conflictStrategies 为可选的处理方式。',
+        querystring: ShareQuerySchema,
         body: CheckAndCreateBodySchema,
         response: { 200: Envelope(CheckAndCreateResultSchema) },
       },
     },
-    async (req) => ok(await uploads.create(userActor(req), req.body)),
+    async (req) => ok(await uploads.create(await userActor(req), req.body)),
   );
 
   app.post(
@@ -110,11 +122,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '秒传',
         description: '调用者已能查看相同内容的文件时直接完成上传（success true），否则 success false。',
+        querystring: ShareQuerySchema,
         body: RapidBodySchema,
         response: { 200: Envelope(RapidResultSchema) },
       },
     },
-    async (req) => ok(await uploads.rapid(userActor(req), req.body)),
+    async (req) => ok(await uploads.rapid(await userActor(req), req.body)),
   );
 
   app.post(
@@ -130,7 +143,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ChunkResultSchema) },
       },
     },
-    async (req) => ok(await chunkFrom(req, userActor(req), req.query)),
+    async (req) => ok(await chunkFrom(req, await userActor(req), req.query)),
   );
 
   const createFoldersDoc = '拖入的文件夹中的空文件夹（含文件的文件夹在文件完成上传时创建）：在目标文件夹下逐级创建缺少的文件夹，已有的同名文件夹沿用；某一路径无法创建（同名文件挡路、无上传权限、名称无效）时记入 failed，其余照常创建。';
@@ -141,11 +154,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '创建上传的空文件夹',
         description: createFoldersDoc,
+        querystring: ShareQuerySchema,
         body: CreateFoldersBodySchema,
         response: { 200: Envelope(CreateFoldersResultSchema) },
       },
     },
-    async (req) => ok(await uploads.createFolders(userActor(req), req.body)),
+    async (req) => ok(await uploads.createFolders(await userActor(req), req.body)),
   );
 
   app.post(
@@ -155,11 +169,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '完成上传',
         description: '校验整个文件的 MD5（不一致时 HTTP 422、code 42201，文件不会出现），然后一次性生成文件或其新版本。',
+        querystring: ShareQuerySchema,
         body: MergeBodySchema,
         response: { 200: Envelope(ItemSchema) },
       },
     },
-    async (req) => ok(await uploads.merge(userActor(req), req.body)),
+    async (req) => ok(await uploads.merge(await userActor(req), req.body)),
   );
 
   // ---- external share uploads ---------------------------------------------------------

@@ -104,8 +104,13 @@ export const ChunkQuerySchema = Type.Object({
   ChunkHash: Type.Optional(Type.String({ maxLength: 64, description: '本分片的 MD5（十六进制）' })),
   RelativePath: Type.Optional(Type.String({ maxLength: 4096 })),
   timestamp: Type.Optional(Type.String()),
+  shareId: Type.Optional(Type.String({ maxLength: 64, description: '通过“与我共享”上传时的分享 id' })),
 });
 export type ChunkQuery = Static<typeof ChunkQuerySchema>;
+
+export const ShareQuerySchema = Type.Object({
+  shareId: Type.Optional(Type.String({ maxLength: 64, description: '通过“与我共享”上传时的分享 id（分享权限须为上传和编辑）' })),
+});
 
 export const ChunkResultSchema = Type.Object({
   chunkNumber: Type.Integer(),

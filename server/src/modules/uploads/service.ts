@@ -61,6 +61,8 @@ export interface Actor {
   user: UserRow;
   share: ShareRow | null;
   through?: LoadedRights | null;
+  /** an internal share's recipient who uploads (their sessions are theirs alone) */
+  uploader?: UserRow | null;
   /** told of each file the actor's upload made (a share records it) */
   afterUpload?: (item: Item) => Promise<void>;
 }
@@ -167,6 +169,7 @@ export class UploadsService {
   // ---- who ------------------------------------------------------------------------------
 
   private ownerKey(actor: Actor): string {
+    if (actor.share && actor.uploader) return `s:${actor.share.id}:u:${actor.uploader.id}`;
     return actor.share ? `s:${actor.share.id}` : `u:${actor.user.id}`;
   }
 

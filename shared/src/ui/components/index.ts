@@ -19,3 +19,5 @@ export {
   type UserPickerSelection,
   type UserPickerType,
 } from './UserPicker';
+export { UploadButton, UPLOAD_TEXTS, useUploadDropTarget, useUploadsSettled } from './UploadButton';
+export { useDownload, DOWNLOAD_TEXTS, DOWNLOAD_NOTICE_KEY, type DownloadSource } from './useDownload';

@@ -64,6 +64,20 @@ describe('createHttpTransport', () => {
     expect(onProgress).toHaveBeenCalledWith(3);
   });
 
+  it('a recipient of an internal share uses the signed-in paths with the share named on every call', async () => {
+    const t = createHttpTransport();
+    const internal: TransportTarget = { shareId: 'in-1', accessKey: null, batchNumber: null };
+    await t.createTask({ folderId: '1', fileName: 'a', size: 1, type: 2, strategy: null, relativePath: 'a', taskId: 't', shareId: 'in-1' }, internal, signal);
+    await t.uploadChunk({ query: { fileId: 'f' }, fields, blob: new Blob(['abcd']), target: internal, signal });
+    await t.merge({ fileId: 'f', relativePath: 'a', fileHash: 'h' }, internal, signal);
+    expect(sent.map((c) => [c.url, c.params])).toEqual([
+      ['/api/User/FileTransfer/CheckAndCreateFileInfo', { shareId: 'in-1' }],
+      ['/api/User/FileTransfer/UploadChunk2', { shareId: 'in-1', fileId: 'f' }],
+      ['/api/User/FileTransfer/UploadMerge2', { shareId: 'in-1' }],
+    ]);
+    expect(sent.every((c) => header(c, 'accessKey') === undefined || header(c, 'accessKey') === null)).toBe(true);
+  });
+
   it('uses the External paths and the access key for a share', async () => {
     const t = createHttpTransport();
     await t.createTask({ folderId: '1', fileName: 'a', size: 1, type: null, strategy: null, relativePath: 'a', taskId: 't', shareId: 'sh 1' }, share, signal);

@@ -55,7 +55,8 @@ const seg = encodeURIComponent;
 /** Failures show on the row, not as toasts; an expired session still opens its dialog. */
 function config(target: TransportTarget, signal?: AbortSignal, headerName = 'accessKey'): HttpConfig {
   const base: HttpConfig = { errorMode: 'none', signal };
-  if (!isExternal(target)) return base;
+  // a recipient of an internal share uploads with their own session, the share named
+  if (!isExternal(target)) return target.shareId ? { ...base, params: { shareId: target.shareId } } : base;
   return { ...base, withToken: false, silentLogout: true, headers: { [headerName]: target.accessKey as string } };
 }
 
@@ -87,7 +88,7 @@ export function createHttpTransport(): UploadTransport {
         // the client's default JSON type would make axios turn the form into JSON; in the
         // browser axios then drops this type so that the boundary is added
         headers: { ...(base.headers as Record<string, string> | undefined), 'Content-Type': 'multipart/form-data' },
-        params: query,
+        params: { ...(base.params as Record<string, string> | undefined), ...query },
         timeout: CHUNK_TIMEOUT_MS,
         onUploadProgress: (event) => onProgress?.(event.loaded),
       });
