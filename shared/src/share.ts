@@ -72,3 +72,7 @@ export async function copyText(text: string): Promise<boolean> {
   area.remove();
   return done;
 }
+
+/** A typed 提取码: 4 to 16 letters or digits. */
+export const SHARE_KEY_PATTERN = /^[A-Za-z0-9]{4,16}$/;
+export const SHARE_KEY_INVALID = '提取码应为 4 至 16 位字母或数字';

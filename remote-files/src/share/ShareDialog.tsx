@@ -4,40 +4,48 @@
 // offered are those the user holds on every item. Once made, the dialog shows the link, the
 // key and a QR code, each ready to copy.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, InputNumber, QRCode, Radio, Space, Tabs, Tag, Typography } from 'antd';
-import { ApartmentOutlined, CopyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Form, Input, QRCode, Radio, Space, Tabs, Typography } from 'antd';
+import { CopyOutlined } from '@ant-design/icons';
 import {
   api,
   copyText,
   expiryAfter,
   notify,
-  SHARE_EXPIRY_PRESETS,
+  SHARE_KEY_INVALID,
+  SHARE_KEY_PATTERN,
   SHARE_LEVELS,
   shareLinkText,
   shareLinkUrl,
   type CreatedShare,
   type Item,
   type ShareLevel,
-  type ShareTarget,
 } from '@app/shared';
-import { AppDialog, UserPicker, type UserPickerSelection } from '@app/shared/ui';
+import {
+  AppDialog,
+  EMPTY_PICK,
+  SHARE_FIELD_TEXTS,
+  ShareExpiryField,
+  ShareLevelField,
+  ShareLimitField,
+  ShareTargetsField,
+  shareTargetsOf,
+  type ShareExpiryChoice,
+  type UserPickerSelection,
+} from '@app/shared/ui';
 import { can } from '../actions/permissions';
 
 export const SHARE_TEXTS = {
   title: '分享',
   internal: '内部分享',
   external: '外链分享',
-  targets: '分享给',
-  pickTargets: '选择用户、部门或用户组',
+  pickTargets: SHARE_FIELD_TEXTS.pickTargets,
   noTargets: '请选择分享给哪些用户、部门或用户组',
-  level: '权限',
-  expiry: '有效期',
   accessKey: '提取码',
   randomKey: '系统随机生成',
   keyHint: '4 至 16 位字母或数字',
-  keyInvalid: '提取码应为 4 至 16 位字母或数字',
-  limit: '下载次数上限',
-  unlimited: '不限',
+  keyInvalid: SHARE_KEY_INVALID,
+  limit: SHARE_FIELD_TEXTS.limit,
+  unlimited: SHARE_FIELD_TEXTS.unlimited,
   limitMissing: '请输入下载次数上限',
   create: '创建分享',
   internalDone: '分享成功，对方可在“与我共享”中查看',
@@ -48,22 +56,10 @@ export const SHARE_TEXTS = {
   qr: '扫码打开（已含提取码）',
 } as const;
 
-const KEY_PATTERN = /^[A-Za-z0-9]{4,16}$/;
-
 /** The levels the user may share these items at: those they hold on all of them. */
 export function shareableLevels(items: Pick<Item, 'permissions'>[]): ShareLevel[] {
   return SHARE_LEVELS.filter((l) => items.every((i) => can(i, l.right as never))).map((l) => l.value);
 }
-
-function targetsOf(selection: UserPickerSelection): Array<ShareTarget & { name: string }> {
-  return [
-    ...selection.users.map((u) => ({ type: 1 as const, id: u.userId, name: u.nickName || u.userName })),
-    ...selection.departments.map((d) => ({ type: 2 as const, id: d.id, name: d.name })),
-    ...selection.groups.map((g) => ({ type: 3 as const, id: g.id, name: g.name })),
-  ];
-}
-
-const TARGET_ICONS = { 1: UserOutlined, 2: ApartmentOutlined, 3: TeamOutlined } as const;
 
 export interface ShareDialogProps {
   /** the items shared; the dialog is open while there are some */
@@ -76,9 +72,8 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
   const levels = useMemo(() => shareableLevels(items ?? []), [items]);
   const [mode, setMode] = useState<'internal' | 'external'>('internal');
   const [level, setLevel] = useState<ShareLevel>(1);
-  const [expiryDays, setExpiryDays] = useState<number | null>(7);
-  const [selection, setSelection] = useState<UserPickerSelection>({ users: [], departments: [], groups: [] });
-  const [picking, setPicking] = useState(false);
+  const [expiry, setExpiry] = useState<ShareExpiryChoice>(7);
+  const [selection, setSelection] = useState<UserPickerSelection>(EMPTY_PICK);
   const [randomKey, setRandomKey] = useState(true);
   const [typedKey, setTypedKey] = useState('');
   const [limitOn, setLimitOn] = useState(false);
@@ -90,8 +85,8 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
     if (!open) return;
     setMode('internal');
     setLevel(levels.includes(2) ? 2 : (levels[0] ?? 1));
-    setExpiryDays(7);
-    setSelection({ users: [], departments: [], groups: [] });
+    setExpiry(7);
+    setSelection(EMPTY_PICK);
     setRandomKey(true);
     setTypedKey('');
     setLimitOn(false);
@@ -100,7 +95,7 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
     setCreated(null);
   }, [open, levels]);
 
-  const targets = targetsOf(selection);
+  const targets = shareTargetsOf(selection);
   const title = items?.length === 1 ? `${SHARE_TEXTS.title}“${items[0].name}”` : `${SHARE_TEXTS.title} ${items?.length ?? 0} 个文件`;
 
   const submit = async () => {
@@ -110,7 +105,7 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
       setError(SHARE_TEXTS.noTargets);
       return;
     }
-    if (mode === 'external' && !randomKey && !KEY_PATTERN.test(typedKey.trim())) {
+    if (mode === 'external' && !randomKey && !SHARE_KEY_PATTERN.test(typedKey.trim())) {
       setError(SHARE_TEXTS.keyInvalid);
       return;
     }
@@ -121,13 +116,13 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
     let result: CreatedShare;
     try {
       result = await api.createShare({
-      fileIds: items.map((i) => i.id),
-      shareType: mode === 'internal' ? 1 : 2,
-      level,
-      expireAt: expiryAfter(expiryDays),
-      ...(mode === 'internal'
-        ? { targets: targets.map(({ type, id }) => ({ type, id })) }
-        : { accessKey: randomKey ? '' : typedKey.trim(), downloadLimit: limitOn ? limit : null }),
+        fileIds: items.map((i) => i.id),
+        shareType: mode === 'internal' ? 1 : 2,
+        level,
+        expireAt: expiryAfter(expiry === 'keep' ? null : expiry),
+        ...(mode === 'internal'
+          ? { targets: targets.map(({ type, id }) => ({ type, id })) }
+          : { accessKey: randomKey ? '' : typedKey.trim(), downloadLimit: limitOn ? limit : null }),
       });
     } catch {
       return; // the message was shown by the http client
@@ -186,40 +181,16 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
         />
         <Form layout="horizontal" labelCol={{ flex: '96px' }} colon={false}>
           {mode === 'internal' ? (
-            <Form.Item label={SHARE_TEXTS.targets} required>
-              <Space wrap>
-                {targets.map((t) => {
-                  const Icon = TARGET_ICONS[t.type];
-                  return (
-                    <Tag key={`${t.type}:${t.id}`} icon={<Icon />}>
-                      {t.name}
-                    </Tag>
-                  );
-                })}
-                <Button size="small" onClick={() => setPicking(true)}>
-                  {SHARE_TEXTS.pickTargets}
-                </Button>
-              </Space>
-            </Form.Item>
+            <ShareTargetsField
+              selection={selection}
+              onChange={(next) => {
+                setSelection(next);
+                setError(null);
+              }}
+            />
           ) : null}
-          <Form.Item label={SHARE_TEXTS.level}>
-            <Radio.Group value={level} onChange={(e) => setLevel(e.target.value as ShareLevel)}>
-              {SHARE_LEVELS.map((l) => (
-                <Radio key={l.value} value={l.value} disabled={!levels.includes(l.value)}>
-                  {l.label}
-                </Radio>
-              ))}
-            </Radio.Group>
-          </Form.Item>
-          <Form.Item label={SHARE_TEXTS.expiry}>
-            <Radio.Group value={expiryDays ?? 'never'} onChange={(e) => setExpiryDays(e.target.value === 'never' ? null : Number(e.target.value))}>
-              {SHARE_EXPIRY_PRESETS.map((p) => (
-                <Radio.Button key={p.label} value={p.days ?? 'never'}>
-                  {p.label}
-                </Radio.Button>
-              ))}
-            </Radio.Group>
-          </Form.Item>
+          <ShareLevelField value={level} onChange={setLevel} allowed={levels} />
+          <ShareExpiryField value={expiry} onChange={setExpiry} />
           {mode === 'external' ? (
             <>
               <Form.Item label={SHARE_TEXTS.accessKey}>
@@ -240,32 +211,19 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
                   ) : null}
                 </Space>
               </Form.Item>
-              <Form.Item label={SHARE_TEXTS.limit}>
-                <Space>
-                  <Checkbox checked={!limitOn} onChange={(e) => setLimitOn(!e.target.checked)}>
-                    {SHARE_TEXTS.unlimited}
-                  </Checkbox>
-                  {limitOn ? (
-                    <InputNumber aria-label={SHARE_TEXTS.limit} min={1} max={1000000} precision={0} value={limit} onChange={(v) => setLimit(typeof v === 'number' ? v : null)} addonAfter="次" />
-                  ) : null}
-                </Space>
-              </Form.Item>
+              <ShareLimitField
+                on={limitOn}
+                value={limit}
+                onChange={(on, value) => {
+                  setLimitOn(on);
+                  setLimit(value);
+                }}
+              />
             </>
           ) : null}
         </Form>
         {error ? <Alert type="error" showIcon message={error} /> : null}
       </AppDialog>
-      <UserPicker
-        open={picking}
-        title={SHARE_TEXTS.pickTargets}
-        initialSelection={selection}
-        onOk={(next) => {
-          setSelection(next);
-          setPicking(false);
-          setError(null);
-        }}
-        onCancel={() => setPicking(false)}
-      />
     </>
   );
 }

@@ -5,8 +5,9 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Breadcrumb, Button, Space, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileZipOutlined, ReloadOutlined } from '@ant-design/icons';
-import { formatBytes, Messages, type FolderItems, type Item, type ShareLevel, type UploadPath } from '@app/shared';
+import { formatBytes, type FolderItems, type Item, type ShareLevel, type UploadPath } from '@app/shared';
 import { FileIcon, LoadError, RowLink, UploadButton, useRowLinkStyle, useUploadDropTarget, useUploadsSettled } from '@app/shared/ui';
+import { useLoad } from './useLoad';
 
 export const BROWSE_TEXTS = {
   download: '下载',
@@ -31,12 +32,6 @@ export interface SharedFolderProps {
   uploadTarget(folder: Item): UploadPath;
 }
 
-interface LoadState {
-  status: 'loading' | 'ready' | 'error';
-  data?: FolderItems;
-  message?: string;
-}
-
 const PAGE_SIZE = 50;
 
 /** The crumbs of a share path: `idPath` and `namePath` both start at the shared item. */
@@ -49,28 +44,14 @@ export function shareCrumbs(folder: Pick<Item, 'id' | 'idPath' | 'namePath'>): A
 
 export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, download, uploadTarget }: SharedFolderProps) {
   useRowLinkStyle();
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Item[]>([]);
-  const [reloads, setReloads] = useState(0);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  const { state, reload } = useLoad(useCallback(() => load(folderId, page, PAGE_SIZE), [load, folderId, page]));
 
   useEffect(() => {
     setPage(1);
     setSelected([]);
   }, [folderId]);
-
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ status: 'loading', data: s.data }));
-    load(folderId, page, PAGE_SIZE).then(
-      (data) => live && setState({ status: 'ready', data }),
-      (e: unknown) => live && setState({ status: 'error', message: e instanceof Error && e.message ? e.message : Messages.requestError }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [folderId, page, reloads, load]);
 
   const folder = state.data?.folder;
   const [topName, setTopName] = useState<string | null>(null);

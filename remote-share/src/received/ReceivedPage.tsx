@@ -2,7 +2,7 @@
 // groups that work now. Opening one shows it in place (spec: Sendfile), the share path as
 // breadcrumbs, with what the share's level allows; the share and folder shown are kept in the
 // address, so that a refresh stays where the user is.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { useSearchParams } from 'react-router-dom';
@@ -15,12 +15,12 @@ import {
   shareTitle,
   type FolderItems,
   type Item,
-  type Paged,
   type ShareRecord,
 } from '@app/shared';
 import { FileIcon, LoadError, RowLink, useDownload, useRowLinkStyle } from '@app/shared/ui';
 import { SharedFolder } from '../browse/SharedFolder';
 import { itemsOfRecord, topOf } from '../browse/shareTop';
+import { useLoad } from '../browse/useLoad';
 
 export const RECEIVED_TEXTS = {
   root: '与我共享',
@@ -30,33 +30,13 @@ export const RECEIVED_TEXTS = {
 
 const PAGE_SIZE = 20;
 
-interface LoadState {
-  status: 'loading' | 'ready' | 'error';
-  data?: Paged<ShareRecord>;
-  message?: string;
-}
-
 export function ReceivedPage() {
   useRowLinkStyle();
   const [params, setParams] = useSearchParams();
   const shareId = params.get('share');
   const folderId = params.get('folder');
   const [page, setPage] = useState(1);
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [reloads, setReloads] = useState(0);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ status: 'loading', data: s.data }));
-    api.getReceivedShares({ page, pageSize: PAGE_SIZE }).then(
-      (data) => live && setState({ status: 'ready', data }),
-      (e: unknown) => live && setState({ status: 'error', message: e instanceof Error && e.message ? e.message : Messages.requestError }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [page, reloads]);
+  const { state, reload } = useLoad(useCallback(() => api.getReceivedShares({ page, pageSize: PAGE_SIZE }), [page]));
 
   const record = state.data?.data.find((r) => r.shareId === shareId) ?? null;
   const go = useCallback(

@@ -2,35 +2,41 @@
 // and for an internal share whom it goes to; for an external link its download limit and a new
 // 提取码 (the old one stops working at once; the new one is shown this once).
 import { useEffect, useState } from 'react';
-import { Alert, App as AntApp, Button, Checkbox, Form, Input, InputNumber, Radio, Space, Tag, Typography } from 'antd';
+import { Alert, App as AntApp, Button, Form, Input, Radio, Space, Typography } from 'antd';
 import {
   api,
   copyText,
   expiryAfter,
   notify,
-  SHARE_EXPIRY_PRESETS,
-  SHARE_LEVELS,
+  SHARE_KEY_INVALID,
+  SHARE_KEY_PATTERN,
   shareLinkText,
   type ShareLevel,
   type ShareRecord,
   type UpdateShareBody,
 } from '@app/shared';
-import { AppDialog, UserPicker, type UserPickerSelection } from '@app/shared/ui';
+import {
+  AppDialog,
+  EMPTY_PICK,
+  ShareExpiryField,
+  ShareLevelField,
+  ShareLimitField,
+  ShareTargetsField,
+  shareTargetsOf,
+  type ShareExpiryChoice,
+  type UserPickerSelection,
+} from '@app/shared/ui';
 
 export const EDIT_TEXTS = {
   title: '修改分享',
   keep: '不变',
-  newKey: '更换提取码',
   randomKey: '系统随机生成',
   customKey: '自定义',
-  keyInvalid: '提取码应为 4 至 16 位字母或数字',
   noTargets: '请选择分享给哪些用户、部门或用户组',
   saved: '分享已修改',
   newKeyTitle: '新的提取码',
   copy: '复制链接和提取码',
 } as const;
-
-const KEY_PATTERN = /^[A-Za-z0-9]{4,16}$/;
 
 function selectionOf(record: ShareRecord): UserPickerSelection {
   return {
@@ -49,13 +55,12 @@ export interface EditShareDialogProps {
 export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogProps) {
   const { modal } = AntApp.useApp();
   const [level, setLevel] = useState<ShareLevel>(1);
-  const [expiry, setExpiry] = useState<'keep' | number | 'never'>('keep');
+  const [expiry, setExpiry] = useState<ShareExpiryChoice>('keep');
   const [limitOn, setLimitOn] = useState(false);
   const [limit, setLimit] = useState<number | null>(10);
   const [keyMode, setKeyMode] = useState<'keep' | 'random' | 'custom'>('keep');
   const [typedKey, setTypedKey] = useState('');
-  const [selection, setSelection] = useState<UserPickerSelection>({ users: [], departments: [], groups: [] });
-  const [picking, setPicking] = useState(false);
+  const [selection, setSelection] = useState<UserPickerSelection>(EMPTY_PICK);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -76,7 +81,7 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
     if (!record) return;
     setError(null);
     const body: UpdateShareBody = { level };
-    if (expiry !== 'keep') body.expireAt = expiry === 'never' ? null : expiryAfter(expiry);
+    if (expiry !== 'keep') body.expireAt = expiryAfter(expiry);
     if (external) {
       if (limitOn && !limit) {
         setError('请输入下载次数上限');
@@ -85,18 +90,14 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
       body.downloadLimit = limitOn ? limit : null;
       if (keyMode === 'random') body.accessKey = '';
       if (keyMode === 'custom') {
-        if (!KEY_PATTERN.test(typedKey.trim())) {
-          setError(EDIT_TEXTS.keyInvalid);
+        if (!SHARE_KEY_PATTERN.test(typedKey.trim())) {
+          setError(SHARE_KEY_INVALID);
           return;
         }
         body.accessKey = typedKey.trim();
       }
     } else {
-      const targets = [
-        ...selection.users.map((u) => ({ type: 1 as const, id: u.userId })),
-        ...selection.departments.map((d) => ({ type: 2 as const, id: d.id })),
-        ...selection.groups.map((g) => ({ type: 3 as const, id: g.id })),
-      ];
+      const targets = shareTargetsOf(selection).map(({ type, id }) => ({ type, id }));
       if (!targets.length) {
         setError(EDIT_TEXTS.noTargets);
         return;
@@ -131,53 +132,24 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
     }
   };
 
-  const names = [...selection.users.map((u) => u.nickName || u.userName), ...selection.departments.map((d) => d.name), ...selection.groups.map((g) => g.name)];
-
   return (
     <>
       <AppDialog open={!!record} title={EDIT_TEXTS.title} onCancel={onClose} onOk={save} width={600} fullscreenable={false}>
         <Form layout="horizontal" labelCol={{ flex: '96px' }} colon={false}>
-          {!external ? (
-            <Form.Item label="分享给" required>
-              <Space wrap>
-                {names.map((n, i) => (
-                  <Tag key={`${n}-${i}`}>{n}</Tag>
-                ))}
-                <Button size="small" onClick={() => setPicking(true)}>
-                  选择用户、部门或用户组
-                </Button>
-              </Space>
-            </Form.Item>
-          ) : null}
-          <Form.Item label="权限">
-            <Radio.Group value={level} onChange={(e) => setLevel(e.target.value as ShareLevel)}>
-              {SHARE_LEVELS.map((l) => (
-                <Radio key={l.value} value={l.value}>
-                  {l.label}
-                </Radio>
-              ))}
-            </Radio.Group>
-          </Form.Item>
-          <Form.Item label="有效期" extra={record ? `当前：${record.expireAt ?? '永久有效'}` : undefined}>
-            <Radio.Group value={expiry} onChange={(e) => setExpiry(e.target.value as typeof expiry)}>
-              <Radio.Button value="keep">{EDIT_TEXTS.keep}</Radio.Button>
-              {SHARE_EXPIRY_PRESETS.map((p) => (
-                <Radio.Button key={p.label} value={p.days ?? 'never'}>
-                  {p.label}
-                </Radio.Button>
-              ))}
-            </Radio.Group>
-          </Form.Item>
+          {!external ? <ShareTargetsField selection={selection} onChange={setSelection} /> : null}
+          <ShareLevelField value={level} onChange={setLevel} />
+          <ShareExpiryField value={expiry} onChange={setExpiry} keepable extra={record ? `当前：${record.expireAt ?? '永久有效'}` : undefined} />
           {external ? (
             <>
-              <Form.Item label="下载次数上限" extra={record ? `已下载 ${record.downloadCount} 次` : undefined}>
-                <Space>
-                  <Checkbox checked={!limitOn} onChange={(e) => setLimitOn(!e.target.checked)}>
-                    不限
-                  </Checkbox>
-                  {limitOn ? <InputNumber aria-label="下载次数上限" min={1} max={1000000} precision={0} value={limit} onChange={(v) => setLimit(typeof v === 'number' ? v : null)} addonAfter="次" /> : null}
-                </Space>
-              </Form.Item>
+              <ShareLimitField
+                on={limitOn}
+                value={limit}
+                extra={record ? `已下载 ${record.downloadCount} 次` : undefined}
+                onChange={(on, value) => {
+                  setLimitOn(on);
+                  setLimit(value);
+                }}
+              />
               <Form.Item label="提取码">
                 <Space wrap>
                   <Radio.Group value={keyMode} onChange={(e) => setKeyMode(e.target.value as typeof keyMode)}>
@@ -195,16 +167,6 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
         </Form>
         {error ? <Alert type="error" showIcon message={error} /> : null}
       </AppDialog>
-      <UserPicker
-        open={picking}
-        title="选择用户、部门或用户组"
-        initialSelection={selection}
-        onOk={(next) => {
-          setSelection(next);
-          setPicking(false);
-        }}
-        onCancel={() => setPicking(false)}
-      />
     </>
   );
 }

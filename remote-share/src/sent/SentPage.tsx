@@ -1,23 +1,22 @@
 // 分享记录 (/file/sharelist): every share the user made, newest first, with whom or how it is
 // shared, its permission, expiry, visits and downloads and its state; 复制链接 for a working
 // external link, 修改 and 取消分享 (after a confirmation) while it is not cancelled.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { App as AntApp, Button, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { LinkOutlined } from '@ant-design/icons';
 import {
   api,
   copyText,
-  Messages,
   notify,
   SHARE_STATUS_NAMES,
   shareLevelName,
   shareLinkText,
   shareTitle,
-  type Paged,
   type ShareRecord,
 } from '@app/shared';
 import { FileIcon, LoadError, RowLink, useRowLinkStyle } from '@app/shared/ui';
+import { useLoad } from '../browse/useLoad';
 import { EditShareDialog } from './EditShareDialog';
 
 export const SENT_TEXTS = {
@@ -38,32 +37,12 @@ export const SENT_TEXTS = {
 const STATUS_COLORS: Record<number, string> = { 1: 'green', 2: 'default', 3: 'red' };
 const PAGE_SIZE = 20;
 
-interface LoadState {
-  status: 'loading' | 'ready' | 'error';
-  data?: Paged<ShareRecord>;
-  message?: string;
-}
-
 export function SentPage() {
   useRowLinkStyle();
   const { modal } = AntApp.useApp();
   const [page, setPage] = useState(1);
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [reloads, setReloads] = useState(0);
   const [editing, setEditing] = useState<ShareRecord | null>(null);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ status: 'loading', data: s.data }));
-    api.getSentShares({ page, pageSize: PAGE_SIZE }).then(
-      (data) => live && setState({ status: 'ready', data }),
-      (e: unknown) => live && setState({ status: 'error', message: e instanceof Error && e.message ? e.message : Messages.requestError }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [page, reloads]);
+  const { state, reload } = useLoad(useCallback(() => api.getSentShares({ page, pageSize: PAGE_SIZE }), [page]));
 
   if (state.status === 'error' && !state.data) return <LoadError message={state.message} onRetry={reload} />;
 

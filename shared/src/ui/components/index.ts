@@ -21,3 +21,13 @@ export {
 } from './UserPicker';
 export { UploadButton, UPLOAD_TEXTS, useUploadDropTarget, useUploadsSettled } from './UploadButton';
 export { useDownload, DOWNLOAD_TEXTS, DOWNLOAD_NOTICE_KEY, type DownloadSource } from './useDownload';
+export {
+  EMPTY_PICK,
+  SHARE_FIELD_TEXTS,
+  ShareExpiryField,
+  ShareLevelField,
+  ShareLimitField,
+  ShareTargetsField,
+  shareTargetsOf,
+  type ShareExpiryChoice,
+} from './ShareFields';

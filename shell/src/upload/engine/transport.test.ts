@@ -68,11 +68,11 @@ describe('createHttpTransport', () => {
     const t = createHttpTransport();
     const internal: TransportTarget = { shareId: 'in-1', accessKey: null, batchNumber: null };
     await t.createTask({ folderId: '1', fileName: 'a', size: 1, type: 2, strategy: null, relativePath: 'a', taskId: 't', shareId: 'in-1' }, internal, signal);
-    await t.uploadChunk({ query: { fileId: 'f' }, fields, blob: new Blob(['abcd']), target: internal, signal });
+    await t.uploadChunk({ query: { fileId: 'f', RelativePath: 'a' }, fields, blob: new Blob(['abcd']), target: internal, signal });
     await t.merge({ fileId: 'f', relativePath: 'a', fileHash: 'h' }, internal, signal);
     expect(sent.map((c) => [c.url, c.params])).toEqual([
       ['/api/User/FileTransfer/CheckAndCreateFileInfo', { shareId: 'in-1' }],
-      ['/api/User/FileTransfer/UploadChunk2', { shareId: 'in-1', fileId: 'f' }],
+      ['/api/User/FileTransfer/UploadChunk2', { shareId: 'in-1', fileId: 'f', RelativePath: 'a' }],
       ['/api/User/FileTransfer/UploadMerge2', { shareId: 'in-1' }],
     ]);
     expect(sent.every((c) => header(c, 'accessKey') === undefined || header(c, 'accessKey') === null)).toBe(true);

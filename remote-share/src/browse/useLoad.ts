@@ -1,0 +1,28 @@
+// Loads what a share page shows: the last data stays on screen while the next load runs, an
+// answer that arrives after the page moved on is dropped, and `reload` asks again.
+import { useCallback, useEffect, useState } from 'react';
+import { Messages } from '@app/shared';
+
+export interface LoadState<T> {
+  status: 'loading' | 'ready' | 'error';
+  data?: T;
+  message?: string;
+}
+
+export function useLoad<T>(load: () => Promise<T>): { state: LoadState<T>; reload: () => void } {
+  const [state, setState] = useState<LoadState<T>>({ status: 'loading' });
+  const [reloads, setReloads] = useState(0);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ status: 'loading', data: s.data }));
+    load().then(
+      (data) => live && setState({ status: 'ready', data }),
+      (e: unknown) => live && setState((s) => ({ status: 'error', data: s.data, message: e instanceof Error && e.message ? e.message : Messages.requestError })),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, reloads]);
+  return { state, reload };
+}
