@@ -180,14 +180,14 @@ export default function SharePage() {
             </Button>
           </Form.Item>
         </Form>
-        {phase.error ? <Alert style={{ marginTop: 12 }} type="error" showIcon message={phase.error} role="alert" /> : null}
+        {phase.error ? <Alert style={{ marginTop: 12 }} type="error" showIcon title={phase.error} role="alert" /> : null}
       </RemotePage>
     );
   }
 
   return (
     <RemotePage title={info.name || SHARE_PAGE_TEXTS.title}>
-      <Space direction="vertical" style={{ width: '100%' }} size={12}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={12}>
         {facts}
         <SharedFolder
           folderId={folderId}

@@ -147,7 +147,7 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
     return (
       <AppDialog open={open} title={title} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} fullscreenable={false}>
         <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start', flexWrap: 'wrap' }} data-testid="share-result">
-          <Space direction="vertical" style={{ flex: 1, minWidth: 240 }}>
+          <Space orientation="vertical" style={{ flex: 1, minWidth: 240 }}>
             <Typography.Text strong>{SHARE_TEXTS.link}</Typography.Text>
             <Input readOnly value={link} aria-label={SHARE_TEXTS.link} />
             <Typography.Text strong>{SHARE_TEXTS.accessKey}</Typography.Text>
@@ -156,7 +156,7 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
               {SHARE_TEXTS.copyLink}
             </Button>
           </Space>
-          <Space direction="vertical" align="center">
+          <Space orientation="vertical" align="center">
             <QRCode value={shareLinkUrl(created.url, created.accessKey)} size={148} />
             <Typography.Text type="secondary">{SHARE_TEXTS.qr}</Typography.Text>
           </Space>
@@ -222,7 +222,7 @@ export function ShareDialog({ items, onClose }: ShareDialogProps) {
             </>
           ) : null}
         </Form>
-        {error ? <Alert type="error" showIcon message={error} /> : null}
+        {error ? <Alert type="error" showIcon title={error} /> : null}
       </AppDialog>
     </>
   );

@@ -110,7 +110,7 @@ export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, dow
   ];
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={12}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={12}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <Breadcrumb items={breadcrumb} aria-label="分享路径" />
         <Space wrap>

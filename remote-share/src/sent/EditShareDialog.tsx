@@ -118,7 +118,7 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
       modal.info({
         title: EDIT_TEXTS.newKeyTitle,
         content: (
-          <Space direction="vertical">
+          <Space orientation="vertical">
             <Typography.Text copyable={{ text: updated.accessKey }} strong data-testid="new-access-key">
               {updated.accessKey}
             </Typography.Text>
@@ -165,7 +165,7 @@ export function EditShareDialog({ record, onClose, onSaved }: EditShareDialogPro
             </>
           ) : null}
         </Form>
-        {error ? <Alert type="error" showIcon message={error} /> : null}
+        {error ? <Alert type="error" showIcon title={error} /> : null}
       </AppDialog>
     </>
   );

@@ -112,7 +112,7 @@ export function ShareLimitField({ on, value, onChange, extra }: { on: boolean; v
             precision={0}
             value={value}
             onChange={(v) => onChange(true, typeof v === 'number' ? v : null)}
-            addonAfter="次"
+            suffix="次"
           />
         ) : null}
       </Space>
