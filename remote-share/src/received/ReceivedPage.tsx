@@ -12,14 +12,14 @@ import {
   downloadFile,
   Messages,
   shareLevelName,
-  shareTitle,
   type FolderItems,
   type Item,
   type ShareRecord,
 } from '@app/shared';
-import { FileIcon, LoadError, RowLink, useDownload, useRowLinkStyle } from '@app/shared/ui';
+import { LoadError, RowLink, useDownload, useRowLinkStyle } from '@app/shared/ui';
 import { SharedFolder } from '../browse/SharedFolder';
 import { itemsOfRecord, topOf } from '../browse/shareTop';
+import { ShareItemsCell } from '../browse/ShareItemsCell';
 import { useLoad } from '../browse/useLoad';
 
 export const RECEIVED_TEXTS = {
@@ -106,15 +106,7 @@ export function ReceivedPage() {
     {
       title: '名称',
       key: 'name',
-      render: (_: unknown, r) => {
-        const first = r.items[0];
-        return (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-            <FileIcon extension={first?.extension ?? ''} name={first?.name ?? ''} folder={first?.type === 'folder'} size={24} />
-            <RowLink onClick={() => open(r)}>{shareTitle(r)}</RowLink>
-          </span>
-        );
-      },
+      render: (_: unknown, r) => <ShareItemsCell record={r} onOpen={() => open(r)} />,
     },
     { title: '分享人', dataIndex: 'ownerName', width: 140 },
     { title: '权限', dataIndex: 'level', width: 110, render: (level: number) => shareLevelName(level) },

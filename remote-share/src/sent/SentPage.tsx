@@ -15,7 +15,8 @@ import {
   shareTitle,
   type ShareRecord,
 } from '@app/shared';
-import { FileIcon, LoadError, RowLink, useRowLinkStyle } from '@app/shared/ui';
+import { LoadError, RowLink, useRowLinkStyle } from '@app/shared/ui';
+import { ShareItemsCell } from '../browse/ShareItemsCell';
 import { useLoad } from '../browse/useLoad';
 import { EditShareDialog } from './EditShareDialog';
 
@@ -70,15 +71,7 @@ export function SentPage() {
     {
       title: '分享的文件',
       key: 'items',
-      render: (_: unknown, r) => {
-        const first = r.items[0];
-        return (
-          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
-            <FileIcon extension={first?.extension ?? ''} name={first?.name ?? ''} folder={first?.type === 'folder'} size={24} />
-            <span>{shareTitle(r)}</span>
-          </span>
-        );
-      },
+      render: (_: unknown, r) => <ShareItemsCell record={r} />,
     },
     {
       title: '分享给',

@@ -159,3 +159,13 @@ export async function sendContent(req: FastifyRequest, reply: FastifyReply, c: C
   if (head || c.file === null || c.size === 0) return reply.send(head ? undefined : '');
   return reply.send(fs.createReadStream(c.file));
 }
+
+/**
+ * True when a GET starts a download (HEAD never does, nor a Range request that continues one
+ * from beyond its first byte): a download limit counts each download once.
+ */
+export function startsDownload(req: FastifyRequest): boolean {
+  if (req.method !== 'GET') return false;
+  const range = req.headers.range;
+  return typeof range !== 'string' || /^bytes=0-/i.test(range.trim());
+}

@@ -3,9 +3,8 @@
 // carries no header); they answer raw bytes, and every refusal in the envelope.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
-import { sendContent } from './http';
+import { sendContent, startsDownload } from './http';
 import { userTaskOwner } from './service';
-import { startsDownload } from '../shares/routes';
 import {
   DownloadParamsSchema,
   DownloadQuerySchema,

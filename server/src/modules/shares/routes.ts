@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, ok } from '../../lib/schema';
-import { sendContent } from '../downloads/http';
+import { sendContent, startsDownload } from '../downloads/http';
 import { DownloadParamsSchema, DownloadStatusSchema, DownloadTaskBodySchema, DownloadTaskSchema } from '../downloads/schemas';
 import { FolderItemsSchema } from '../folders/schemas';
 import {
@@ -33,16 +33,6 @@ export function shareTaskOwner(shareId: string): string {
 /** The path of an external share's zip task file (the key is added by the page). */
 export function externalTaskFileUrl(shareId: string, taskId: string): string {
   return `/api/User/FileTransfer/External/${shareId}/DownloadTasks/${taskId}/File`;
-}
-
-/**
- * True when a GET starts a download (HEAD never does, nor a Range request that continues one
- * from beyond its first byte): a download limit counts each download once.
- */
-export function startsDownload(req: FastifyRequest): boolean {
-  if (req.method !== 'GET') return false;
-  const range = req.headers.range;
-  return typeof range !== 'string' || /^bytes=0-/i.test(range.trim());
 }
 
 export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -9,7 +9,7 @@ import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../.
 import { parseId } from '../../lib/ids';
 import { parseDateTime, type TimeFormatter } from '../../lib/time';
 import { findItemsWithOwner, type ItemWithOwner } from '../folders/repository';
-import { LEVEL, withinItem, type Level, type ShareRights } from '../folders/rights';
+import { LEVEL, loadCaller, withinItem, type Level, type ShareRights } from '../folders/rights';
 import type { FoldersService } from '../folders/service';
 import type { Item, ItemsQuery, FolderItems } from '../folders/schemas';
 import type { EnvironmentConfig, FeaturePolicy } from '../settings/schemas';
@@ -263,7 +263,7 @@ export class SharesService {
    * (or one above it) or one of their groups, that work now; newest first.
    */
   async received(user: UserRow, page = 1, pageSize = 20): Promise<{ data: ShareRecord[]; total: number }> {
-    const caller = await (await this.folders.rights.load(user, (await this.folders.context(user)).policy, [])).loadCaller();
+    const caller = await loadCaller(this.db, user.id);
     const now = Date.now();
     const base = this.db
       .selectFrom('shares')
@@ -442,8 +442,8 @@ export class SharesService {
   }
 
   /** True when `user` is a recipient of an internal share (a user, their department or one above, their group). */
-  private async isRecipient(share: ShareRow, user: UserRow, policy: FeaturePolicy): Promise<boolean> {
-    const caller = await (await this.folders.rights.load(user, policy, [])).loadCaller();
+  private async isRecipient(share: ShareRow, user: UserRow): Promise<boolean> {
+    const caller = await loadCaller(this.db, user.id);
     const targets = (await targetsOf(this.db, [share.id])).get(share.id) ?? [];
     return targets.some(
       (t) =>
@@ -467,10 +467,7 @@ export class SharesService {
     } else {
       const user = visitor.user;
       if (!user || user.disabled) throw shareGone();
-      if (user.id !== owner.id) {
-        const { policy: callerPolicy } = await this.folders.context(user);
-        if (!(await this.isRecipient(share, user, callerPolicy))) throw shareGone();
-      }
+      if (user.id !== owner.id && !(await this.isRecipient(share, user))) throw shareGone();
     }
     return { share, owner, ...reach, visitor };
   }
@@ -558,39 +555,31 @@ export class SharesService {
       return {
         folder: top,
         items: {
-          data: rows.slice((page - 1) * pageSize, page * pageSize).map((r) => this.scoped(scope, this.folders.toItem(r, scope.owner, scope.policy, scope.env, rights), r)),
+          data: rows.slice((page - 1) * pageSize, page * pageSize).map((r) => this.scoped(scope, this.folders.toItem(r, scope.owner, scope.policy, scope.env, rights))),
           total: rows.length,
         },
       };
     }
     const listed = await this.folders.listItems(scope.owner, target, query as ItemsQuery, scope.rights);
-    const folder = await this.rowOf(scope, listed.folder.id);
-    const children = await findItemsWithOwner(this.db, listed.items.data.map((i) => Number(i.id)));
-    const byId = new Map(children.map((c) => [c.id, c]));
     return {
-      folder: this.scoped(scope, listed.folder, folder),
-      items: { data: listed.items.data.map((i) => this.scoped(scope, i, byId.get(Number(i.id))!)), total: listed.items.total },
+      folder: this.scoped(scope, listed.folder),
+      items: { data: listed.items.data.map((i) => this.scoped(scope, i)), total: listed.items.total },
     };
   }
 
-  private async rowOf(scope: ShareScope, id: string): Promise<ItemWithOwner> {
-    const [row] = await findItemsWithOwner(this.db, [Number(id)]);
-    if (!row) throw notFound();
-    return row;
-  }
-
   /** An item with its paths starting at the shared item it lies in: nothing above it shows. */
-  scoped(scope: ShareScope, item: Item, row: Pick<ItemWithOwner, 'id' | 'id_path' | 'name_path'>): Item {
-    const root = scope.roots.find((r) => withinItem(r, row));
+  scoped(scope: ShareScope, item: Item): Item {
+    const at = { id: Number(item.id), id_path: item.idPath };
+    const root = scope.roots.find((r) => withinItem(r, at));
     if (!root) return item;
-    const rootName = this.itemName(root, scope.env);
-    const restIds = row.id_path.slice(root.id_path.length);
-    const restNames = root.name_path === '' ? (row.name_path ? `/${row.name_path}` : '') : row.name_path.slice(root.name_path.length);
+    // the root's paths as toItem writes them (the space's root folder named as configured)
+    const space = root.space_type === 1 ? scope.env.publicFolderName : scope.env.personalFolderName;
+    const rootNamePath = root.name_path ? `${space}/${root.name_path}` : space;
     return {
       ...item,
-      parentId: row.id === root.id ? null : item.parentId,
-      idPath: `${root.id}${restIds}`,
-      namePath: `${rootName}${restNames}`,
+      parentId: at.id === root.id ? null : item.parentId,
+      idPath: `${root.id}${item.idPath.slice(root.id_path.length)}`,
+      namePath: `${this.itemName(root, scope.env)}${item.namePath.slice(rootNamePath.length)}`,
       targetIdPath: null,
     };
   }
