@@ -18,6 +18,7 @@ import { recycleRoutes } from './modules/recycle/routes';
 import { versionsRoutes } from './modules/versions/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { webRoutes } from './modules/web/routes';
+import { workflowRoutes } from './modules/workflow/routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
@@ -56,6 +57,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(downloadsRoutes);
   await api.register(uploadsRoutes);
   await api.register(sharesRoutes);
+  await api.register(workflowRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

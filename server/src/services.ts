@@ -22,6 +22,7 @@ import { UploadsService } from './modules/uploads/service';
 import { Staging } from './modules/uploads/staging';
 import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
+import { WorkflowService } from './modules/workflow/service';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
@@ -42,7 +43,27 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
   const uploads = new UploadsService(db, folders, settings, rights, blobs, new Staging(path.join(config.dataDir, 'uploads')));
-  return { formatTime, settings, organizations, rights, folders, versions, shortcuts, arrange, recycle, policies, users, auth, admin, web, downloads, shares, uploads };
+  const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);
+  return {
+    formatTime,
+    settings,
+    organizations,
+    rights,
+    folders,
+    versions,
+    shortcuts,
+    arrange,
+    recycle,
+    policies,
+    users,
+    auth,
+    admin,
+    web,
+    downloads,
+    shares,
+    uploads,
+    workflow,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

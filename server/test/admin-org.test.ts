@@ -53,7 +53,7 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
 
   test('departments are created under a parent with the right path, and renamed', async () => {
     const a = await ok(server.app, 'POST', '/api/Admin/Departments', { token: adminToken, body: { name: '  市场部 ', parentId: rootId } });
-    expect(a).toEqual({ id: expect.stringMatching(/^\d+$/), parentId: rootId, name: '市场部', path: `${rootId}/${a.id}` });
+    expect(a).toEqual({ id: expect.stringMatching(/^\d+$/), parentId: rootId, name: '市场部', path: `${rootId}/${a.id}`, leaderId: null });
     // no parent: under the root department
     const b = await newDept('法务部', null);
     expect((await departments()).get(b)).toMatchObject({ parentId: rootId, path: `${rootId}/${b}` });
@@ -79,7 +79,7 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
     const z = await newDept('Z部', y);
     const w = await newDept('W部', rootId);
     const moved = await ok(server.app, 'PUT', `/api/Admin/Departments/${y}`, { token: adminToken, body: { parentId: w } });
-    expect(moved).toEqual({ id: y, parentId: w, name: 'Y部', path: `${rootId}/${w}/${y}` });
+    expect(moved).toEqual({ id: y, parentId: w, name: 'Y部', path: `${rootId}/${w}/${y}`, leaderId: null });
     const all = await departments();
     expect(all.get(y)).toMatchObject({ parentId: w, path: `${rootId}/${w}/${y}` });
     expect(all.get(z)).toMatchObject({ parentId: y, path: `${rootId}/${w}/${y}/${z}` });

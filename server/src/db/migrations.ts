@@ -427,6 +427,97 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         }
       },
     },
+    // approvals (issue 12): definitions (a version per change), instances with the definition
+    // version they started with and their engine state (version-checked writes), who takes part
+    // in what role (the boxes), the append-only action log, the attached file versions (their
+    // content pinned), and each instance's end handed to the module that started it
+    '2026-11-24-0009-workflow': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('departments').addColumn('leader_id', big, (c) => c.references('users.id').onDelete('set null')).execute();
+
+        await db.schema
+          .createTable('workflow_definitions')
+          .addColumn('id', big, idColumn)
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('category', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_by', big, (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('workflow_instances')
+          .addColumn('id', big, idColumn)
+          .addColumn('definition_id', big, (c) => c.notNull().references('workflow_definitions.id'))
+          .addColumn('definition_version', 'integer', (c) => c.notNull())
+          .addColumn('definition', 'text', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('form', 'text', (c) => c.notNull())
+          .addColumn('initiator_id', big, (c) => c.notNull().references('users.id'))
+          .addColumn('status', 'integer', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('source', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('source_id', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('end_handled_at', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('finished_at', big)
+          .execute();
+        await db.schema.createIndex('workflow_instances_initiator').on('workflow_instances').columns(['initiator_id', 'created_at']).execute();
+        await db.schema.createIndex('workflow_instances_definition').on('workflow_instances').column('definition_id').execute();
+        await db.schema.createIndex('workflow_instances_unhandled').on('workflow_instances').columns(['status', 'end_handled_at']).execute();
+
+        await db.schema
+          .createTable('workflow_participants')
+          .addColumn('instance_id', big, (c) => c.notNull().references('workflow_instances.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull())
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('workflow_participants_pk', ['instance_id', 'user_id', 'role'])
+          .execute();
+        await db.schema.createIndex('workflow_participants_user').on('workflow_participants').columns(['user_id', 'role', 'instance_id']).execute();
+
+        await db.schema
+          .createTable('workflow_actions')
+          .addColumn('id', big, idColumn)
+          .addColumn('instance_id', big, (c) => c.notNull().references('workflow_instances.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('user_id', big)
+          .addColumn('step', 'integer', (c) => c.notNull())
+          .addColumn('comment', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('target_id', big)
+          .addColumn('to_step', 'integer')
+          .addColumn('status', 'integer')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('workflow_actions_instance').on('workflow_actions').columns(['instance_id', 'id']).execute();
+
+        await db.schema
+          .createTable('workflow_files')
+          .addColumn('instance_id', big, (c) => c.notNull().references('workflow_instances.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('item_id', big, (c) => c.notNull())
+          .addColumn('version_id', big, (c) => c.notNull())
+          .addColumn('blob_id', big, (c) => c.references('blobs.id'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('extension', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('md5', 'text', (c) => c.notNull().defaultTo(''))
+          .addPrimaryKeyConstraint('workflow_files_pk', ['instance_id', 'position'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const t of ['workflow_files', 'workflow_actions', 'workflow_participants', 'workflow_instances', 'workflow_definitions']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+        await db.schema.alterTable('departments').dropColumn('leader_id').execute();
+      },
+    },
   };
 }
 

@@ -57,5 +57,6 @@ export async function seed(db: Kysely<Database>, s: Services, config: Pick<AppCo
       if (!isUniqueViolation(err)) throw err;
     });
   }
+  await s.workflow.seedDefault(admin.id);
   return { adminUserName: admin.user_name, generatedAdminPassword };
 }

@@ -12,6 +12,8 @@ export interface DepartmentsTable {
   path: string;
   sort_order: number;
   created_at: number;
+  /** the department's leader (approvals: 部门负责人) */
+  leader_id: Generated<number | null>;
 }
 
 export interface UsersTable {
@@ -268,6 +270,88 @@ export interface UploadChunksTable {
   created_at: number;
 }
 
+/** An approval flow (issue 12). `body` holds the JSON of DefinitionBody (workflow/schemas.ts). */
+export interface WorkflowDefinitionsTable {
+  id: Generated<number>;
+  name: string;
+  category: string;
+  description: string;
+  enabled: Flag;
+  /** bumped by every change; an instance stores the version it started with */
+  version: number;
+  body: string;
+  /** deleted definitions stay for the instances that used them */
+  deleted: Flag;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A request going through an approval flow. */
+export interface WorkflowInstancesTable {
+  id: Generated<number>;
+  definition_id: number;
+  definition_version: number;
+  /** JSON: the definition as it was when the instance started (name, category, fields, rules) */
+  definition: string;
+  title: string;
+  /** JSON: field key → value */
+  form: string;
+  initiator_id: number;
+  /** 1 processing, 2 approved, 3 rejected, 4 revoked (kept in step with state) */
+  status: number;
+  /** JSON: the engine's InstanceState */
+  state: string;
+  /** the state's version: a write names the version it read */
+  version: number;
+  /** the module that started the instance ('' for a plain approval; 'ferry', …) */
+  source: string;
+  source_id: string;
+  /** when the source module took the instance's end; null while it has not */
+  end_handled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+/** Who takes part in an instance: todo (must act now), done (has acted), cc, route (anywhere on it). */
+export interface WorkflowParticipantsTable {
+  instance_id: number;
+  user_id: number;
+  role: 'todo' | 'done' | 'cc' | 'route';
+}
+
+/** The action log: appended, never rewritten. */
+export interface WorkflowActionsTable {
+  id: Generated<number>;
+  instance_id: number;
+  kind: string;
+  /** null for the engine (a finish) */
+  user_id: number | null;
+  step: number;
+  comment: string;
+  /** 转交 / 加签: the other person */
+  target_id: number | null;
+  /** 退回: the step returned to */
+  to_step: number | null;
+  /** finish: the end */
+  status: number | null;
+  created_at: number;
+}
+
+/** A file version attached to an instance; its blob is held (ref_count) as long as the instance is. */
+export interface WorkflowFilesTable {
+  instance_id: number;
+  position: number;
+  item_id: number;
+  version_id: number;
+  blob_id: number | null;
+  name: string;
+  extension: string;
+  size: number;
+  md5: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -287,6 +371,11 @@ export interface Database {
   share_key_failures: ShareKeyFailuresTable;
   upload_sessions: UploadSessionsTable;
   upload_chunks: UploadChunksTable;
+  workflow_definitions: WorkflowDefinitionsTable;
+  workflow_instances: WorkflowInstancesTable;
+  workflow_participants: WorkflowParticipantsTable;
+  workflow_actions: WorkflowActionsTable;
+  workflow_files: WorkflowFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -303,3 +392,7 @@ export type FileVersionRow = Selectable<FileVersionsTable>;
 export type ShareRow = Selectable<SharesTable>;
 export type ShareEventRow = Selectable<ShareEventsTable>;
 export type UploadSessionRow = Selectable<UploadSessionsTable>;
+export type WorkflowDefinitionRow = Selectable<WorkflowDefinitionsTable>;
+export type WorkflowInstanceRow = Selectable<WorkflowInstancesTable>;
+export type WorkflowActionRow = Selectable<WorkflowActionsTable>;
+export type WorkflowFileRow = Selectable<WorkflowFilesTable>;

@@ -23,6 +23,20 @@ import type {
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
 import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
 import type { CreatedShare, CreateShareBody, OutsourceInfo, ShareEvent, ShareRecord, UpdateShareBody } from './types';
+import type {
+  StartWorkflowBody,
+  WorkflowActionBody,
+  WorkflowCounts,
+  WorkflowDefinition,
+  WorkflowDefinitionBody,
+  WorkflowInstanceDetail,
+  WorkflowInstanceRow,
+  WorkflowInstancesQuery,
+  WorkflowRouteStep,
+} from './types';
+
+/** The actions on an instance, as the last segment of their path. */
+export type WorkflowActionName = 'Approve' | 'Reject' | 'Revoke' | 'Transfer' | 'Return' | 'AddApprover' | 'Comment';
 
 const seg = encodeURIComponent;
 
@@ -114,6 +128,21 @@ export const api = {
       params: { ...query, ...config?.params },
       headers: { ...(config?.headers as Record<string, string> | undefined), accessKey },
     }),
+  // ---- approvals (api-contract.md, "Approvals") ----
+  getWorkflowDefinitions: (config?: HttpConfig) => http.get<WorkflowDefinition[]>('/Workflow/Definitions', config),
+  createWorkflowDefinition: (body: WorkflowDefinitionBody, config?: HttpConfig) =>
+    http.post<WorkflowDefinition>('/Workflow/Definitions', body, config),
+  updateWorkflowDefinition: (id: string, body: WorkflowDefinitionBody, config?: HttpConfig) =>
+    http.put<WorkflowDefinition>(`/Workflow/Definitions/${seg(id)}`, body, config),
+  deleteWorkflowDefinition: (id: string, config?: HttpConfig) => http.delete<{ id: string }>(`/Workflow/Definitions/${seg(id)}`, config),
+  getWorkflowRoute: (id: string, config?: HttpConfig) => http.get<WorkflowRouteStep[]>(`/Workflow/Definitions/${seg(id)}/Route`, config),
+  startWorkflow: (body: StartWorkflowBody, config?: HttpConfig) => http.post<{ instanceId: string }>('/Workflow/Instances', body, config),
+  getWorkflowInstances: (query: WorkflowInstancesQuery, config?: HttpConfig) =>
+    http.get<Paged<WorkflowInstanceRow>>('/Workflow/Instances', { ...config, params: { ...query, ...config?.params } }),
+  getWorkflowCounts: (config?: HttpConfig) => http.get<WorkflowCounts>('/Workflow/Counts', config),
+  getWorkflowInstance: (id: string, config?: HttpConfig) => http.get<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}`, config),
+  actOnWorkflow: (id: string, action: WorkflowActionName, body: WorkflowActionBody, config?: HttpConfig) =>
+    http.post<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}/${action}`, body, config),
 };
 
 export type Api = typeof api;

@@ -444,3 +444,210 @@ export interface OutsourceInfo {
   expireAt: string | null;
   level: ShareLevel;
 }
+
+// ---- Approvals (api-contract.md, "Approvals"; docs/integration.md, "Approvals") -----------
+
+/** 1 审批中, 2 已通过, 3 已驳回, 4 已撤销 */
+export type WorkflowStatus = 1 | 2 | 3 | 4;
+/** 依次 (one after another), 会签 (all must approve), 或签 (any one approves) */
+export type WorkflowStepMode = 'sequential' | 'all' | 'any';
+
+/**
+ * Who approves a step (or is copied): named users, a department's leader, the members of a
+ * department (with its sub-departments) or of a group, the initiator's department leader, or
+ * people the initiator chooses when submitting. `name` is filled in by the server.
+ */
+export type WorkflowApproverRule =
+  | { type: 'user'; id: string; name?: string }
+  | { type: 'deptLeader'; id: string; name?: string }
+  | { type: 'deptMembers'; id: string; name?: string }
+  | { type: 'groupMembers'; id: string; name?: string }
+  | { type: 'initiatorLeader'; name?: string }
+  | { type: 'initiatorChoice'; name?: string };
+
+export type WorkflowFieldType = 'text' | 'textarea' | 'number' | 'date' | 'select';
+
+/** A field of a definition's form. */
+export interface WorkflowFieldDef {
+  /** unique within the definition: letters, digits, _ */
+  key: string;
+  label: string;
+  type: WorkflowFieldType;
+  required: boolean;
+  /** select: the choices */
+  options?: string[];
+}
+
+export interface WorkflowStepDef {
+  name: string;
+  mode: WorkflowStepMode;
+  approvers: WorkflowApproverRule[];
+}
+
+/** 撤销: while no approver has acted (untouched), any time while processing, or never. */
+export type WorkflowRevokeRule = 'untouched' | 'processing' | 'never';
+
+/** POST /api/Workflow/Definitions and PUT /api/Workflow/Definitions/{id} body. */
+export interface WorkflowDefinitionBody {
+  name: string;
+  category: string;
+  description: string;
+  enabled: boolean;
+  fields: WorkflowFieldDef[];
+  /** files may be attached (at most workflowFileNumber) */
+  allowFiles: boolean;
+  steps: WorkflowStepDef[];
+  cc: WorkflowApproverRule[];
+  revoke: WorkflowRevokeRule;
+}
+
+/** GET /api/Workflow/Definitions: enabled definitions, and for flow admins every one. */
+export interface WorkflowDefinition extends WorkflowDefinitionBody {
+  id: string;
+  /** bumped by every change; instances keep the version they started with */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WorkflowUser {
+  userId: string;
+  name: string;
+}
+
+/** GET /api/Workflow/Definitions/{id}/Route: the steps resolved for the caller as initiator. */
+export interface WorkflowRouteStep {
+  name: string;
+  mode: WorkflowStepMode;
+  approvers: WorkflowUser[];
+  /** the initiator picks (some of) the approvers of this step: `chosen` in the start body */
+  choose: boolean;
+  /** nobody to approve: the step goes to the flow admins (listed in approvers) */
+  fallback: boolean;
+}
+
+/** POST /api/Workflow/Instances body. */
+export interface StartWorkflowBody {
+  definitionId: string;
+  title: string;
+  form: Record<string, string | number | null>;
+  fileIds: string[];
+  /** for steps whose approvers the initiator chooses: step index → user ids */
+  chosen?: Record<string, string[]>;
+}
+
+export type WorkflowBox = 'todo' | 'done' | 'mine' | 'cc';
+
+/** GET /api/Workflow/Instances query. */
+export interface WorkflowInstancesQuery {
+  box: WorkflowBox;
+  status?: WorkflowStatus;
+  definitionId?: string;
+  /** YYYY-MM-DD, on the day the instance started or later */
+  from?: string;
+  /** YYYY-MM-DD, on the day the instance started or earlier */
+  to?: string;
+  keyword?: string;
+  page: number;
+  pageSize: number;
+}
+
+/** A row of GET /api/Workflow/Instances. */
+export interface WorkflowInstanceRow {
+  instanceId: string;
+  /** the instance number shown on the stamp, e.g. SP20261124000012 */
+  number: string;
+  title: string;
+  definitionId: string;
+  definitionName: string;
+  category: string;
+  initiator: WorkflowUser;
+  status: WorkflowStatus;
+  /** the step being decided ('' once ended) */
+  currentStep: string;
+  /** who must act now */
+  pending: WorkflowUser[];
+  createdAt: string;
+  updatedAt: string;
+  /** when it ended; null while processing */
+  finishedAt: string | null;
+}
+
+/** GET /api/Workflow/Counts: the numbers on the tabs (todo also on the menu). */
+export interface WorkflowCounts {
+  todo: number;
+  done: number;
+  mine: number;
+  cc: number;
+}
+
+export type WorkflowTaskStatus = 'waiting' | 'pending' | 'approved' | 'rejected' | 'transferred' | 'returned' | 'cancelled';
+
+export interface WorkflowStepView {
+  name: string;
+  mode: WorkflowStepMode;
+  fallback: boolean;
+  /** done, current (being decided), waiting (later), or skipped by the end of the instance */
+  state: 'done' | 'current' | 'waiting' | 'closed';
+  tasks: Array<WorkflowUser & { status: WorkflowTaskStatus; from: WorkflowUser | null }>;
+}
+
+export type WorkflowActionKind = 'start' | 'approve' | 'reject' | 'return' | 'transfer' | 'addApprover' | 'revoke' | 'comment' | 'finish';
+
+/** One line of the timeline (the action log, never rewritten). */
+export interface WorkflowAction {
+  id: string;
+  kind: WorkflowActionKind;
+  /** null for the engine itself (kind finish) */
+  user: WorkflowUser | null;
+  step: number;
+  stepName: string;
+  comment: string;
+  /** 转交 / 加签: the other person */
+  target: WorkflowUser | null;
+  /** 退回: the step returned to */
+  toStep: number | null;
+  /** finish: the end */
+  status: WorkflowStatus | null;
+  createdAt: string;
+}
+
+export interface WorkflowFile {
+  fileId: string;
+  versionId: string;
+  name: string;
+  extension: string;
+  size: number;
+  /** GET it (signed-in, cookie or bearer) to view the attached version inline; '' once no longer viewable */
+  url: string;
+}
+
+/** GET /api/Workflow/Instances/{id} */
+export interface WorkflowInstanceDetail extends WorkflowInstanceRow {
+  /** the form as the definition version it started with labels it */
+  fields: Array<{ key: string; label: string; type: WorkflowFieldType; value: string | number | null }>;
+  files: WorkflowFile[];
+  steps: WorkflowStepView[];
+  cc: WorkflowUser[];
+  timeline: WorkflowAction[];
+  /** what the caller may do now */
+  can: {
+    approve: boolean;
+    reject: boolean;
+    /** 退回: the steps the caller may return to (empty: not allowed) */
+    returnTo: number[];
+    transfer: boolean;
+    addApprover: boolean;
+    revoke: boolean;
+    comment: boolean;
+  };
+}
+
+/** POST /api/Workflow/Instances/{id}/{Approve|Reject|Revoke|Transfer|Return|AddApprover|Comment} body. */
+export interface WorkflowActionBody {
+  comment?: string;
+  /** Transfer and AddApprover: the other person */
+  userId?: string;
+  /** Return: the step to go back to */
+  toStep?: number;
+}

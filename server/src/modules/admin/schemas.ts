@@ -68,6 +68,7 @@ export type CreateDepartmentBody = Static<typeof CreateDepartmentBodySchema>;
 export const UpdateDepartmentBodySchema = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 256, description: '新名称' })),
   parentId: Type.Optional(IdString('新的上级部门 id（连同全部下级部门一起移动）')),
+  leaderId: Type.Optional(Type.Union([IdString(), Type.Null()], { description: '部门负责人的用户 id（审批中的“部门负责人”）；null 为不设负责人' })),
 });
 export type UpdateDepartmentBody = Static<typeof UpdateDepartmentBodySchema>;
 

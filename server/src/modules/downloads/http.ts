@@ -109,6 +109,16 @@ export interface Content {
   /** the name the browser saves the content under */
   fileName: string;
   contentType: string;
+  /** shown in the browser (Content-Disposition inline) when the type is safe to show: see inlineSafe */
+  inline?: boolean;
+}
+
+/**
+ * Types a browser may show in place without running anything of the file's: pictures (not SVG,
+ * which carries script), PDF, plain text, audio and video. Everything else is a download.
+ */
+export function inlineSafe(contentType: string): boolean {
+  return /^(image\/(jpeg|png|gif|bmp|webp)|application\/pdf|text\/plain|audio\/|video\/)/.test(contentType);
 }
 
 export const RANGE_NOT_SATISFIABLE = '请求的内容范围无效';
@@ -136,7 +146,8 @@ export async function sendContent(req: FastifyRequest, reply: FastifyReply, c: C
   const inm = req.headers['if-none-match'];
   if (inm !== undefined && noneMatch(inm, c.etag)) return reply.code(304).send();
 
-  reply.header('content-disposition', contentDisposition(c.fileName));
+  const disposition = contentDisposition(c.fileName);
+  reply.header('content-disposition', c.inline && inlineSafe(c.contentType) ? disposition.replace(/^attachment/, 'inline') : disposition);
   reply.type(c.contentType);
 
   const ifRangeHeader = req.headers['if-range'];

@@ -29,6 +29,7 @@ export const DepartmentSchema = Type.Object(
     parentId: Type.Union([IdString(), Type.Null()]),
     name: Type.String(),
     path: Type.String({ description: '从根部门到本部门的 id，以 / 分隔' }),
+    leaderId: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: '部门负责人的用户 id' })),
   },
   { title: '部门（不含下级）' },
 );

@@ -53,6 +53,7 @@ const toDepartment = (r: DepartmentRow): Department => ({
   parentId: r.parent_id === null ? null : String(r.parent_id),
   name: r.name,
   path: r.path,
+  leaderId: r.leader_id === null ? null : String(r.leader_id),
 });
 
 function paging(q: PagingQuery): { offset: number; limit: number } {
@@ -148,8 +149,16 @@ export class OrganizationsService {
   }
 
   /** Renames a department and/or moves it (with its whole subtree) under another department. */
-  async updateDepartment(idText: string, body: { name?: string; parentId?: string }): Promise<Department> {
+  async updateDepartment(idText: string, body: { name?: string; parentId?: string; leaderId?: string | null }): Promise<Department> {
     const name = body.name === undefined ? undefined : cleanName(body.name, '部门');
+    let leaderId: number | null | undefined;
+    if (body.leaderId !== undefined && body.leaderId !== null) {
+      leaderId = parseId(body.leaderId);
+      const leader = leaderId === null ? undefined : await this.db.selectFrom('users').select('disabled').where('id', '=', leaderId).executeTakeFirst();
+      if (!leader || leader.disabled) throw badRequest('所选的负责人不存在或已停用');
+    } else if (body.leaderId === null) {
+      leaderId = null;
+    }
     let parentId: number | null = null;
     if (body.parentId !== undefined) {
       parentId = parseId(body.parentId);
@@ -175,6 +184,7 @@ export class OrganizationsService {
       }
       if (name !== undefined && name !== dept.name) await renameDepartment(trx, dept.id, name);
       if (parent) await moveDepartment(trx, dept.id, dept.path, parent.id, parent.path);
+      if (leaderId !== undefined) await trx.updateTable('departments').set({ leader_id: leaderId }).where('id', '=', dept.id).execute();
       return toDepartment((await findDepartment(trx, dept.id))!);
     });
   }

@@ -102,8 +102,8 @@ function openTasks(mode: StepMode, approvers: number[]): Task[] {
 const unique = (ids: number[]) => [...new Set(ids)];
 
 /**
- * A new instance on `route`. A step with nobody to approve goes to `fallback` (the flow admins),
- * and is marked so; with nobody there either, the instance cannot start.
+ * A new instance on `route`. A step with nobody to approve goes to `fallback` (the flow admins,
+ * any one of whom decides), and is marked so; with nobody there either, the instance cannot start.
  */
 export function startInstance(route: RouteStep[], fallback: number[], initiatorId: number, comment = ''): { state: InstanceState; log: LogEntry[] } {
   if (!route.length) refuse(40001, '该流程没有审批步骤，请联系流程管理员');
@@ -111,7 +111,8 @@ export function startInstance(route: RouteStep[], fallback: number[], initiatorI
     const own = unique(r.approvers);
     const approvers = own.length ? own : unique(fallback);
     if (!approvers.length) refuse(40001, `步骤“${r.name}”没有审批人，且没有流程管理员可以接手，请联系管理员`);
-    return { name: r.name, mode: r.mode, approvers, tasks: [], ...(own.length ? {} : { fallback: true }) };
+    // any one of the flow admins takes a step that had nobody
+    return { name: r.name, mode: own.length ? r.mode : 'any', approvers, tasks: [], ...(own.length ? {} : { fallback: true }) };
   });
   steps[0].tasks = openTasks(steps[0].mode, steps[0].approvers);
   return {
