@@ -416,6 +416,53 @@ describe.each(databaseKinds())('approvals (%s)', (kind) => {
     expectError(await call(app(), 'GET', `/api/Workflow/Instances/${id}`), 401, 401);
   });
 
+  test('the rights matrix: every action for the initiator, the current and a later approver, CC, a flow admin off the route and an outsider, with the state read back', async () => {
+    const [a, b, cc] = await people(3);
+    const flowAdmin = await person('流程管理员丙', { isFlowAdmin: true });
+    const def = await define(
+      [
+        { name: '一审', mode: 'sequential', approvers: [user(a)] },
+        { name: '二审', mode: 'sequential', approvers: [user(b)] },
+      ],
+      { cc: [user(cc)] },
+    );
+    const id = await started(owner.token, def.id);
+    const cast = { initiator: owner, current: a, later: b, cc, flowAdmin, outsider } as const;
+    const body = { comment: '意见', userId: outsider.userId, toStep: 0 };
+    // what each may do while step 1 waits for `current`: 200, or the refusal's [status, code]
+    const expected: Record<string, Record<keyof typeof cast, number | [number, number]>> = {
+      Approve: { initiator: [403, 40301], current: 200, later: [403, 40301], cc: [403, 40301], flowAdmin: [403, 40301], outsider: [404, 404] },
+      Reject: { initiator: [403, 40301], current: 200, later: [403, 40301], cc: [403, 40301], flowAdmin: [403, 40301], outsider: [404, 404] },
+      Transfer: { initiator: [403, 40301], current: 200, later: [403, 40301], cc: [403, 40301], flowAdmin: [403, 40301], outsider: [404, 404] },
+      AddApprover: { initiator: [403, 40301], current: 200, later: [403, 40301], cc: [403, 40301], flowAdmin: [403, 40301], outsider: [404, 404] },
+      Revoke: { initiator: 200, current: [403, 40301], later: [403, 40301], cc: [403, 40301], flowAdmin: [403, 40301], outsider: [404, 404] },
+      Comment: { initiator: 200, current: 200, later: 200, cc: 200, flowAdmin: 200, outsider: [404, 404] },
+    };
+    for (const [action, row] of Object.entries(expected)) {
+      for (const [role, want] of Object.entries(row) as [keyof typeof cast, number | [number, number]][]) {
+        if (want === 200 && action !== 'Comment') continue; // the allowed decisions are exercised elsewhere; here nothing may change
+        const res = await act(cast[role].token, id, action, body);
+        if (want === 200) expect([role, action, res.body.code]).toEqual([role, action, 200]);
+        else expect([role, action, res.status, res.body.code]).toEqual([role, action, ...want]);
+      }
+    }
+    for (const role of Object.keys(cast) as (keyof typeof cast)[]) {
+      const res = await call(app(), 'GET', `/api/Workflow/Instances/${id}`, { token: cast[role].token });
+      expect([role, res.status]).toEqual([role, role === 'outsider' ? 404 : 200]);
+    }
+    // read back: still at step 1 with `current` pending; only the start and the five comments logged
+    const d = await detail(owner.token, id);
+    expect(d).toMatchObject({ status: 1, currentStep: '一审', pending: [{ userId: a.userId }] });
+    expect(d.timeline.map((e: any) => e.kind)).toEqual(['start', 'comment', 'comment', 'comment', 'comment', 'comment']);
+    expect(d.timeline.filter((e: any) => e.kind === 'comment').map((e: any) => e.user.userId).sort()).toEqual(
+      [owner.userId, a.userId, b.userId, cc.userId, flowAdmin.userId].sort(),
+    );
+    // what `can` says matches: only the current approver decides, only the initiator revokes
+    expect((await detail(a.token, id)).can).toMatchObject({ approve: true, reject: true, transfer: true, addApprover: true, revoke: false, returnTo: [] });
+    expect((await detail(owner.token, id)).can).toMatchObject({ approve: false, revoke: true });
+    for (const who of [b, cc, flowAdmin]) expect((await detail(who.token, id)).can).toMatchObject({ approve: false, reject: false, transfer: false, revoke: false, comment: true });
+  });
+
   test('attached files: visible downloadable files only, the version attached is what approvers see, kept after the file changes; closed to approvers at the end', async () => {
     const [a] = await people(1);
     const def = await define([{ name: '审批', mode: 'sequential', approvers: [user(a)] }]);
