@@ -120,6 +120,8 @@ describe('approvals', () => {
     // the first approver: 待我审批, the file as attached, 同意
     await withBrowser(t, async ({ page }) => {
       await signInThroughPage(page, server, first.userName, first.password);
+      // the main menu's 流程 carries the number waiting
+      await page.getByRole('menu', { name: '主菜单' }).locator('[title="待我审批 1 条"]').waitFor();
       await page.goto(`${server.url}/workflow/list/todo`);
       const row = listRow(page, title);
       await row.waitFor();
@@ -136,8 +138,9 @@ describe('approvals', () => {
       await dialog.getByLabel('审批意见（选填）').fill('同意用章');
       await dialog.getByRole('button', { name: button('同意') }).click();
       await page.getByText('同意用章').first().waitFor();
-      // nothing left to decide for this approver
+      // nothing left to decide for this approver, and nothing waiting on the menu
       await page.getByRole('toolbar', { name: '审批操作' }).getByRole('button', { name: button('同意') }).waitFor({ state: 'detached' });
+      await page.getByRole('menu', { name: '主菜单' }).locator('[title^="待我审批"]').waitFor({ state: 'detached' });
     }, { server });
 
     // the second approver rejects with a reason (a reason is required)

@@ -1,7 +1,7 @@
 // @app/shared: the antd-free core of 云文档 shared by the shell and every remote.
 // Nothing here may import antd: the sign-in page loads this module.
 export type * from './api/types';
-export { api, type Api } from './api';
+export { api, type Api, type WorkflowActionName } from './api';
 export * from './http';
 export * from './state';
 export * from './constants';
@@ -15,3 +15,4 @@ export { REMOTE_MENUS, remoteMeta } from './menus';
 export * from './upload';
 export * from './download';
 export * from './share';
+export { WORKFLOW_CHANGED_EVENT, announceWorkflowChange } from './workflow';

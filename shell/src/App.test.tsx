@@ -1,7 +1,8 @@
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { appStore, featurePolicyAtom, homeAtom, rolesAtom, setSession, tokenAtom } from '@app/shared';
+import { appStore, featurePolicyAtom, homeAtom, rolesAtom, setSession, tokenAtom, WORKFLOW_CHANGED_EVENT } from '@app/shared';
+import { WORKFLOW_COUNT_INTERVAL_MS } from './layout/useWorkflowTodo';
 import { fakeModules } from './testing/fakeRemotes';
 import { allOn, fakeApi, homeOf, renderShell, resetShell } from './testing/shellHarness';
 
@@ -319,5 +320,74 @@ describe('tabs', () => {
       fireEvent.drop(tabLabel('个人文件'), { dataTransfer });
     });
     await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['流程列表', '个人文件']));
+  });
+});
+
+describe('the todo count on 流程', () => {
+  const countsOf = (todo: number) => () => ({ data: { code: 200, message: null, result: { todo, done: 1, mine: 2, cc: 0 } } });
+  const countCalls = (api: { calls: string[] }) => api.calls.filter((c) => c === 'GET /api/Workflow/Counts').length;
+  const mainMenu = () => within(screen.getByRole('menu', { name: '主菜单' }));
+
+  it('shows 待我审批 on 流程 and asks again on a change, on entering /workflow and every 60 s; failures stay quiet', async () => {
+    const api = fakeApi({ handlers: { 'GET /api/Workflow/Counts': countsOf(3) } });
+    const intervals = jest.spyOn(window, 'setInterval');
+    signedIn();
+    const user = userEvent.setup();
+    renderShell('/file/personal');
+    expect(await screen.findByText('个人文件页面')).toBeInTheDocument();
+    expect(await mainMenu().findByTitle('待我审批 3 条')).toHaveTextContent('3');
+    expect(mainMenu().getByText('流程')).toBeInTheDocument();
+
+    // the workflow remote announces a change
+    api.handlers['GET /api/Workflow/Counts'] = countsOf(5);
+    act(() => {
+      window.dispatchEvent(new Event(WORKFLOW_CHANGED_EVENT));
+    });
+    expect(await mainMenu().findByTitle('待我审批 5 条')).toBeInTheDocument();
+
+    // entering /workflow
+    api.handlers['GET /api/Workflow/Counts'] = countsOf(2);
+    await user.click(mainMenu().getByText('流程'));
+    expect(await screen.findByText('流程页面 /workflow/list')).toBeInTheDocument();
+    expect(await mainMenu().findByTitle('待我审批 2 条')).toBeInTheDocument();
+
+    // every 60 s
+    const tick = intervals.mock.calls.filter(([, ms]) => ms === WORKFLOW_COUNT_INTERVAL_MS).pop()?.[0] as () => void;
+    expect(tick).toBeInstanceOf(Function);
+    api.handlers['GET /api/Workflow/Counts'] = countsOf(7);
+    act(() => tick());
+    expect(await mainMenu().findByTitle('待我审批 7 条')).toBeInTheDocument();
+
+    // a failure: no message, the last number stays
+    api.handlers['GET /api/Workflow/Counts'] = () => ({ status: 500, data: { code: 500, result: null, message: '统计服务暂不可用' } });
+    const before = countCalls(api);
+    act(() => {
+      window.dispatchEvent(new Event(WORKFLOW_CHANGED_EVENT));
+    });
+    await waitFor(() => expect(countCalls(api)).toBe(before + 1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('统计服务暂不可用')).toBeNull();
+    expect(mainMenu().getByTitle('待我审批 7 条')).toBeInTheDocument();
+
+    // nothing to do: no number
+    api.handlers['GET /api/Workflow/Counts'] = countsOf(0);
+    act(() => {
+      window.dispatchEvent(new Event(WORKFLOW_CHANGED_EVENT));
+    });
+    await waitFor(() => expect(mainMenu().queryByTitle(/待我审批/)).toBeNull());
+    intervals.mockRestore();
+  });
+
+  it('is not asked for when the workflow feature is off', async () => {
+    const api = fakeApi({ handlers: { 'GET /api/Workflow/Counts': countsOf(3) } });
+    signedIn(homeOf({ workflow: false }), { ...allOn, workflow: false });
+    renderShell('/file/personal');
+    expect(await screen.findByText('个人文件页面')).toBeInTheDocument();
+    act(() => {
+      window.dispatchEvent(new Event(WORKFLOW_CHANGED_EVENT));
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(countCalls(api)).toBe(0);
+    expect(screen.queryByTitle(/待我审批/)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 // 创建快捷方式 in 云文档: pick the folder that receives the shortcut, then create it there.
 import { api, notify, type Item, type TreeNode } from '@app/shared';
-import { FolderPicker } from './FolderPicker';
+import { FolderPicker } from '@app/shared/ui';
 
 export interface ShortcutFlowProps {
   item: Item;

@@ -2,8 +2,7 @@
 // (conflictType 1, nothing done yet) ask for a strategy and call again with it.
 import { useState } from 'react';
 import { api, notify, type Item, type MoveCopyBody, type OperationResult, type TreeNode } from '@app/shared';
-import { ConflictDialog, type ConflictDialogResult } from '@app/shared/ui';
-import { FolderPicker } from './FolderPicker';
+import { ConflictDialog, FolderPicker, type ConflictDialogResult } from '@app/shared/ui';
 
 export type TransferMode = 'move' | 'copy';
 

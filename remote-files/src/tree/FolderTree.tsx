@@ -17,7 +17,7 @@ import {
   TREE_MIN_WIDTH,
   type TreeRefresh,
 } from './treeStore';
-import { addNodes, EMPTY_TREE, type TreeState } from './treeState';
+import { addNodes, EMPTY_TREE, type TreeState } from '@app/shared/ui';
 
 function fromFolderTree(list: TreeNode[]): TreeState {
   const ids = new Set(list.map((n) => n.id));

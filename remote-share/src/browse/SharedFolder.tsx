@@ -5,9 +5,8 @@ import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Breadcrumb, Button, Space, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileZipOutlined, ReloadOutlined } from '@ant-design/icons';
-import { formatBytes, type FolderItems, type Item, type ShareLevel, type UploadPath } from '@app/shared';
+import { formatBytes, type FolderItems, type Item, type ShareLevel, type UploadPath, useLoad } from '@app/shared';
 import { FileIcon, LoadError, RowLink, UploadButton, useRowLinkStyle, useUploadDropTarget, useUploadsSettled } from '@app/shared/ui';
-import { useLoad } from './useLoad';
 
 export const BROWSE_TEXTS = {
   download: '下载',

@@ -14,13 +14,11 @@ import {
   shareLevelName,
   type FolderItems,
   type Item,
-  type ShareRecord,
-} from '@app/shared';
+  type ShareRecord, useLoad } from '@app/shared';
 import { LoadError, RowLink, useDownload, useRowLinkStyle } from '@app/shared/ui';
 import { SharedFolder } from '../browse/SharedFolder';
 import { itemsOfRecord, topOf } from '../browse/shareTop';
 import { ShareItemsCell } from '../browse/ShareItemsCell';
-import { useLoad } from '../browse/useLoad';
 
 export const RECEIVED_TEXTS = {
   root: '与我共享',

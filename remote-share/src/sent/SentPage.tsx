@@ -13,11 +13,9 @@ import {
   shareLevelName,
   shareLinkText,
   shareTitle,
-  type ShareRecord,
-} from '@app/shared';
+  type ShareRecord, useLoad } from '@app/shared';
 import { LoadError, RowLink, useRowLinkStyle } from '@app/shared/ui';
 import { ShareItemsCell } from '../browse/ShareItemsCell';
-import { useLoad } from '../browse/useLoad';
 import { EditShareDialog } from './EditShareDialog';
 
 export const SENT_TEXTS = {

@@ -36,3 +36,4 @@ export {
   isLogoutInProgress,
   resetSessionState,
 } from './session';
+export { useLoad, type LoadState } from './useLoad';

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAtom } from 'jotai';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { Avatar, Button, Dropdown, Layout, Menu } from 'antd';
+import { Avatar, Badge, Button, Dropdown, Layout, Menu } from 'antd';
 import DownOutlined from '@ant-design/icons/DownOutlined';
 import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
 import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
@@ -38,6 +38,7 @@ import {
   type SectionKey,
 } from './menuModel';
 import { TabsBar, type TabAction } from './tabs/TabsBar';
+import { useWorkflowTodo } from './useWorkflowTodo';
 import { closeAll, closeLeft, closeOthers, closeRight, closeTab, moveTab, nextActiveTab, openTab, type TabItem } from './tabs/tabsModel';
 import { tabsAtom } from './tabs/tabsState';
 
@@ -85,6 +86,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const [tabs, setTabs] = useAtom(tabsAtom);
 
   const mainItems = useMemo(() => mainMenuItems(policy, home, simple), [policy, home, simple]);
+  const workflowTodo = useWorkflowTodo(mainItems.some((m) => m.key === 'workflow'), location.pathname);
   const section = sectionOfPath(location.pathname, simple);
   const ctx = useMemo(() => ({ policy, roles, env, metas }), [policy, roles, env, metas]);
   const sideItems = useMemo(() => (section ? sideMenuItems(section, ctx) : []), [section, ctx]);
@@ -192,7 +194,18 @@ export function MainLayout({ children }: { children: ReactNode }) {
           mode="horizontal"
           aria-label="主菜单"
           selectedKeys={sectionKey ? [sectionKey] : []}
-          items={mainItems.map((m) => ({ key: m.key, label: m.title }))}
+          items={mainItems.map((m) => ({
+            key: m.key,
+            label:
+              m.key === 'workflow' && workflowTodo > 0 ? (
+                <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+                  <span>{m.title}</span>
+                  <Badge count={workflowTodo} size="small" overflowCount={99} title={`待我审批 ${workflowTodo} 条`} />
+                </span>
+              ) : (
+                m.title
+              ),
+          }))}
           onClick={({ key }) => {
             const item = mainItems.find((m) => m.key === key);
             if (item) navigate(item.path);

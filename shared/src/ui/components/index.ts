@@ -31,3 +31,5 @@ export {
   shareTargetsOf,
   type ShareExpiryChoice,
 } from './ShareFields';
+export { addNodes, EMPTY_TREE, type TreeState } from './folderTree';
+export { FilePicker, FolderPicker, FILE_PICKER_PAGE_SIZE, type FilePickerProps, type FolderPickerProps } from './SpacePickers';

@@ -1,5 +1,5 @@
-// The state of a lazily loaded folder tree (the tree beside the list and the folder picker
-// of 移动到 / 复制到): the folders known so far and the loaded children of each.
+// The state of a lazily loaded folder tree (the tree beside the file list in remote-files, and
+// the folder and file pickers): the folders known so far and the loaded children of each.
 import type { TreeNode } from '@app/shared';
 
 export interface TreeState {
