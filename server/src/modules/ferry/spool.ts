@@ -1,0 +1,270 @@
+// The spool channel of 云文档's file ferry (issue 13): what a network gateway (网闸) or a
+// one-way transfer appliance carries from one zone's directory to the other's.
+//
+// A package is a directory `<packageId>.pkg` holding `files/<n>` (the approved bytes),
+// `manifest.json` (names, sizes, SHA-256, task, zones, recipients, expiry) and `manifest.sig`
+// (HMAC-SHA256 of the manifest's exact bytes with the secret the two zones share). The sender
+// builds it under a temporary name and renames it into place once every byte is on disk, so a
+// receiver never sees half a package. The receiver imports only packages whose signature
+// holds, whose id it has not seen, and whose every file has the manifest's size and SHA-256;
+// anything else moves to `quarantine/` with the reason beside it.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+
+export const MANIFEST_VERSION = 1;
+const PACKAGE_SUFFIX = '.pkg';
+const TEMP_PREFIX = '.incoming-';
+export const QUARANTINE_DIR = 'quarantine';
+
+export interface ManifestFile {
+  name: string;
+  size: number;
+  /** hex SHA-256 of the content */
+  sha256: string;
+}
+
+export interface Manifest {
+  version: typeof MANIFEST_VERSION;
+  /** random, unique: a package seen once is never imported again */
+  packageId: string;
+  taskId: string;
+  fromZone: string;
+  toZone: string;
+  /** user names on the receiving side */
+  recipients: string[];
+  reason: string;
+  /** epoch ms */
+  createdAt: number;
+  expiresAt: number;
+  files: ManifestFile[];
+}
+
+/** A file to pack: where its bytes are, and what the approval saw of them. */
+export interface PackSource extends ManifestFile {
+  file: string | null;
+}
+
+export type RejectReason = 'unreadable' | 'badSignature' | 'replayed' | 'missingFile' | 'sizeMismatch' | 'hashMismatch' | 'wrongZone';
+
+export const REJECT_MESSAGES: Record<RejectReason, string> = {
+  unreadable: '摆渡包不完整或格式错误',
+  badSignature: '摆渡包签名无效',
+  replayed: '摆渡包已接收过（重放）',
+  missingFile: '摆渡包缺少文件',
+  sizeMismatch: '文件大小与清单不符',
+  hashMismatch: '文件的 SHA-256 与清单不符',
+  wrongZone: '摆渡包的目标网络区域不是本区域',
+};
+
+/** A file changed between the approval and the packing: it must not cross. */
+export class ChangedAfterApproval extends Error {
+  constructor(readonly fileName: string) {
+    super(`文件“${fileName}”在审批后被修改，不能摆渡，请重新发起`);
+    this.name = 'ChangedAfterApproval';
+  }
+}
+
+export function sign(manifestBytes: Buffer, secret: string): string {
+  return crypto.createHmac('sha256', secret).update(manifestBytes).digest('hex');
+}
+
+function signatureHolds(manifestBytes: Buffer, signature: string, secret: string): boolean {
+  const expected = Buffer.from(sign(manifestBytes, secret), 'hex');
+  const given = Buffer.from(signature.trim(), 'hex');
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** Copies (or only reads, `to` null) a file, returning its size and SHA-256. */
+async function hashCopy(from: string | null, to: string | null): Promise<{ size: number; sha256: string }> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  if (from === null) {
+    if (to) await fs.promises.writeFile(to, '');
+    return { size: 0, sha256: hash.digest('hex') };
+  }
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  if (to) {
+    await pipeline(fs.createReadStream(from), tap, fs.createWriteStream(to, { flags: 'wx' }));
+  } else {
+    await pipeline(fs.createReadStream(from), tap, async function* (source) {
+      for await (const _ of source) void _;
+    });
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+async function syncPath(p: string): Promise<void> {
+  const fh = await fs.promises.open(p, 'r');
+  try {
+    await fh.sync();
+  } catch {
+    /* directories cannot be synced on every platform */
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes a package into `spoolDir`, atomically. Each source is re-hashed as it is packed; a
+ * file whose size or SHA-256 differ from what was approved stops the whole package
+ * (ChangedAfterApproval) and nothing appears in the spool.
+ */
+export async function writePackage(
+  spoolDir: string,
+  meta: Omit<Manifest, 'version' | 'files' | 'packageId'> & { packageId?: string },
+  sources: readonly PackSource[],
+  secret: string,
+): Promise<{ packageId: string; dir: string }> {
+  const packageId = meta.packageId ?? crypto.randomUUID();
+  await fs.promises.mkdir(spoolDir, { recursive: true });
+  const temp = path.join(spoolDir, `${TEMP_PREFIX}${packageId}`);
+  await fs.promises.mkdir(path.join(temp, 'files'), { recursive: true });
+  try {
+    for (const [i, s] of sources.entries()) {
+      const target = path.join(temp, 'files', String(i));
+      const got = await hashCopy(s.file, target);
+      if (got.size !== s.size || got.sha256 !== s.sha256) throw new ChangedAfterApproval(s.name);
+      await syncPath(target);
+    }
+    const manifest: Manifest = {
+      version: MANIFEST_VERSION,
+      packageId,
+      taskId: meta.taskId,
+      fromZone: meta.fromZone,
+      toZone: meta.toZone,
+      recipients: meta.recipients,
+      reason: meta.reason,
+      createdAt: meta.createdAt,
+      expiresAt: meta.expiresAt,
+      files: sources.map(({ name, size, sha256 }) => ({ name, size, sha256 })),
+    };
+    const bytes = Buffer.from(JSON.stringify(manifest));
+    await fs.promises.writeFile(path.join(temp, 'manifest.json'), bytes);
+    await fs.promises.writeFile(path.join(temp, 'manifest.sig'), sign(bytes, secret));
+    await syncPath(path.join(temp, 'manifest.json'));
+    await syncPath(path.join(temp, 'manifest.sig'));
+    await syncPath(path.join(temp, 'files'));
+    const dir = path.join(spoolDir, `${packageId}${PACKAGE_SUFFIX}`);
+    await fs.promises.rename(temp, dir);
+    await syncPath(spoolDir);
+    return { packageId, dir };
+  } catch (err) {
+    await fs.promises.rm(temp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** A verified package: its manifest and where each file's bytes are. */
+export interface ReceivedPackage {
+  manifest: Manifest;
+  dir: string;
+  files: string[];
+}
+
+export interface Rejected {
+  /** the package's directory name (the id may be unreadable) */
+  name: string;
+  packageId: string | null;
+  reason: RejectReason;
+  detail: string;
+  /** where it now lies */
+  quarantined: string;
+}
+
+function parseManifest(bytes: Buffer): Manifest | null {
+  try {
+    const m = JSON.parse(bytes.toString('utf8')) as Manifest;
+    const okFile = (f: ManifestFile) =>
+      typeof f?.name === 'string' && Number.isSafeInteger(f.size) && f.size >= 0 && /^[0-9a-f]{64}$/.test(f.sha256);
+    if (
+      m?.version !== MANIFEST_VERSION ||
+      typeof m.packageId !== 'string' ||
+      !/^[0-9a-zA-Z-]{8,64}$/.test(m.packageId) ||
+      typeof m.taskId !== 'string' ||
+      typeof m.toZone !== 'string' ||
+      !Array.isArray(m.files) ||
+      !m.files.every(okFile) ||
+      !Array.isArray(m.recipients)
+    ) {
+      return null;
+    }
+    return m;
+  } catch {
+    return null;
+  }
+}
+
+/** Checks one complete package; null when it may be imported, else why not. */
+async function verify(
+  dir: string,
+  secret: string,
+  zone: string,
+  seen: (packageId: string) => Promise<boolean>,
+): Promise<{ manifest: Manifest | null; reason: RejectReason | null; detail: string }> {
+  let bytes: Buffer;
+  let signature: string;
+  try {
+    bytes = await fs.promises.readFile(path.join(dir, 'manifest.json'));
+    signature = await fs.promises.readFile(path.join(dir, 'manifest.sig'), 'utf8');
+  } catch {
+    return { manifest: null, reason: 'unreadable', detail: '缺少清单或签名' };
+  }
+  if (!signatureHolds(bytes, signature, secret)) return { manifest: null, reason: 'badSignature', detail: '' };
+  const manifest = parseManifest(bytes);
+  if (!manifest) return { manifest: null, reason: 'unreadable', detail: '清单格式错误' };
+  if (manifest.toZone !== zone) return { manifest, reason: 'wrongZone', detail: manifest.toZone };
+  if (await seen(manifest.packageId)) return { manifest, reason: 'replayed', detail: manifest.packageId };
+  for (const [i, f] of manifest.files.entries()) {
+    const file = path.join(dir, 'files', String(i));
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat?.isFile()) return { manifest, reason: 'missingFile', detail: f.name };
+    if (stat.size !== f.size) return { manifest, reason: 'sizeMismatch', detail: f.name };
+    if ((await hashCopy(file, null)).sha256 !== f.sha256) return { manifest, reason: 'hashMismatch', detail: f.name };
+  }
+  return { manifest, reason: null, detail: '' };
+}
+
+/**
+ * Reads the complete packages in `spoolDir` (oldest name first), verifying each. `seen` says
+ * whether a package id was already imported here (the receiver's database); `accept` imports a
+ * verified package, and the package leaves the spool only once it returns. Refused packages go
+ * to quarantine. Half-written (temporary) packages are left alone.
+ */
+export async function receivePackages(
+  spoolDir: string,
+  secret: string,
+  zone: string,
+  seen: (packageId: string) => Promise<boolean>,
+  accept: (pkg: ReceivedPackage) => Promise<void>,
+): Promise<{ accepted: string[]; rejected: Rejected[] }> {
+  const names = (await fs.promises.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith(PACKAGE_SUFFIX)).sort();
+  const accepted: string[] = [];
+  const rejected: Rejected[] = [];
+  for (const name of names) {
+    const dir = path.join(spoolDir, name);
+    const { manifest, reason, detail } = await verify(dir, secret, zone, seen);
+    if (reason === null && manifest) {
+      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))) });
+      await fs.promises.rm(dir, { recursive: true, force: true });
+      accepted.push(manifest.packageId);
+      continue;
+    }
+    const quarantineRoot = path.join(spoolDir, QUARANTINE_DIR);
+    await fs.promises.mkdir(quarantineRoot, { recursive: true });
+    const quarantined = path.join(quarantineRoot, `${name}-${Date.now()}`);
+    await fs.promises.rename(dir, quarantined);
+    const why = reason ?? 'unreadable';
+    await fs.promises.writeFile(path.join(quarantined, 'REJECTED.txt'), `${REJECT_MESSAGES[why]}${detail ? `：${detail}` : ''}\n`);
+    rejected.push({ name, packageId: manifest?.packageId ?? null, reason: why, detail, quarantined });
+  }
+  return { accepted, rejected };
+}
