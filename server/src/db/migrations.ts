@@ -518,6 +518,38 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('departments').dropColumn('leader_id').execute();
       },
     },
+    // the ferry's audit log (issue 13): append-only, hash-chained, with the chain's head (its
+    // last position and hash) in a one-row table whose row lock orders the appends
+    '2026-11-24-0010-ferry-audit': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('ferry_audit')
+          .addColumn('id', big, idColumn)
+          .addColumn('seq', big, (c) => c.notNull().unique())
+          .addColumn('at', big, (c) => c.notNull())
+          .addColumn('actor_id', big)
+          .addColumn('actor_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('event', 'text', (c) => c.notNull())
+          .addColumn('task_id', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('detail', 'text', (c) => c.notNull())
+          .addColumn('prev_hash', 'text', (c) => c.notNull())
+          .addColumn('hash', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('ferry_audit_at').on('ferry_audit').column('at').execute();
+        await db.schema.createIndex('ferry_audit_task').on('ferry_audit').column('task_id').execute();
+        await db.schema
+          .createTable('ferry_audit_head')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('seq', big, (c) => c.notNull())
+          .addColumn('hash', 'text', (c) => c.notNull())
+          .execute();
+        await db.insertInto('ferry_audit_head').values({ id: 1, seq: 0, hash: '0'.repeat(64) }).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('ferry_audit_head').ifExists().execute();
+        await db.schema.dropTable('ferry_audit').ifExists().execute();
+      },
+    },
   };
 }
 

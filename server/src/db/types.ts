@@ -352,6 +352,32 @@ export interface WorkflowFilesTable {
   md5: string;
 }
 
+/** One record of the ferry's audit log: hash-chained (ferry/audit.ts), never rewritten. */
+export interface FerryAuditTable {
+  id: Generated<number>;
+  /** the position in the chain, from 1, without gaps */
+  seq: number;
+  /** epoch ms */
+  at: number;
+  actor_id: number | null;
+  actor_name: string;
+  event: string;
+  task_id: string;
+  /** JSON */
+  detail: string;
+  /** the hash of the record at seq - 1 (64 zeros for the first) */
+  prev_hash: string;
+  /** SHA-256 (hex) over prev_hash and the record's content */
+  hash: string;
+}
+
+/** The chain's head: one row (id 1), the last position and hash. */
+export interface FerryAuditHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -376,6 +402,8 @@ export interface Database {
   workflow_participants: WorkflowParticipantsTable;
   workflow_actions: WorkflowActionsTable;
   workflow_files: WorkflowFilesTable;
+  ferry_audit: FerryAuditTable;
+  ferry_audit_head: FerryAuditHeadTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -396,3 +424,4 @@ export type WorkflowDefinitionRow = Selectable<WorkflowDefinitionsTable>;
 export type WorkflowInstanceRow = Selectable<WorkflowInstancesTable>;
 export type WorkflowActionRow = Selectable<WorkflowActionsTable>;
 export type WorkflowFileRow = Selectable<WorkflowFilesTable>;
+export type FerryAuditRow = Selectable<FerryAuditTable>;
