@@ -29,6 +29,23 @@ async function contextMenu(page, name) {
   return menu;
 }
 
+/**
+ * Opens the row's context menu and clicks an entry. The list may still re-render just after a
+ * navigation and close a menu opened meanwhile; then the menu is opened again (three tries).
+ */
+async function chooseFromContextMenu(page, name, entry) {
+  for (let attempt = 1; ; attempt++) {
+    const menu = await contextMenu(page, name);
+    try {
+      await menu.getByRole('menuitem', { name: entry }).click({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+}
+
 describe('access policies, versions and shortcuts', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */
   let server;
@@ -92,8 +109,7 @@ describe('access policies, versions and shortcuts', () => {
     await withBrowser(t, async ({ page }) => {
       await signInThroughPage(page, server, ADMIN_USER, ADMIN_PASSWORD);
       await page.goto(`${server.url}/file/public`);
-      const menu = await contextMenu(page, '财务部资料');
-      await menu.getByRole('menuitem', { name: '权限设置' }).click();
+      await chooseFromContextMenu(page, '财务部资料', '权限设置');
       const dialog = page.getByRole('dialog').filter({ hasText: '权限设置' });
       await dialog.getByText('预览者鲍勃').first().waitFor();
       await dialog.getByRole('button', { name: /恢复继承/ }).click();
@@ -138,8 +154,7 @@ describe('access policies, versions and shortcuts', () => {
 
       // 历史版本 → 回滚到 V1
       await page.goto(`${server.url}/file/personal/${finals.idPath}`);
-      const menu = await contextMenu(page, '年度报告.docx');
-      await menu.getByRole('menuitem', { name: '历史版本' }).click();
+      await chooseFromContextMenu(page, '年度报告.docx', '历史版本');
       const drawer = page.locator('.ant-drawer-open');
       await drawer.getByText('历史版本 - 年度报告.docx').waitFor();
       await drawer.getByText('主版本').first().waitFor();
