@@ -315,6 +315,7 @@ describe.each(databaseKinds())('approvals (%s)', (kind) => {
     expect(route[4].approvers).toEqual([]);
 
     expectError(await start(member.token, def.id), 400, 40001, '请为步骤“自选”选择审批人');
+    expectError(await start(member.token, def.id, { chosen: { 4: [disabled.userId] } }), 400, 40001, '所选的审批人不存在或已停用');
     const [chosen] = await people(1);
     const id = await started(member.token, def.id, { chosen: { 4: [chosen.userId] } });
     const d = await detail(member.token, id);

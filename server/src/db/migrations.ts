@@ -471,7 +471,7 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
           .execute();
         await db.schema.createIndex('workflow_instances_initiator').on('workflow_instances').columns(['initiator_id', 'created_at']).execute();
         await db.schema.createIndex('workflow_instances_definition').on('workflow_instances').column('definition_id').execute();
-        await db.schema.createIndex('workflow_instances_unhandled').on('workflow_instances').columns(['status', 'end_handled_at']).execute();
+        await db.schema.createIndex('workflow_instances_unhandled').on('workflow_instances').columns(['source', 'end_handled_at']).execute();
 
         await db.schema
           .createTable('workflow_participants')

@@ -22,7 +22,7 @@ export const RULE_LABELS: Record<RuleType, string> = {
 const needsId = (type: RuleType) => type !== 'initiatorLeader' && type !== 'initiatorChoice';
 
 /** Active (not disabled) users among `ids`, in the order given. */
-async function active(db: Kysely<Database>, ids: readonly number[]): Promise<number[]> {
+export async function activeUsers(db: Kysely<Database>, ids: readonly number[]): Promise<number[]> {
   if (!ids.length) return [];
   const rows = await db.selectFrom('users').select('id').where('id', 'in', [...new Set(ids)]).where('disabled', '=', 0).execute();
   const ok = new Set(rows.map((r) => Number(r.id)));
@@ -39,7 +39,7 @@ async function initiatorLeader(db: Kysely<Database>, initiator: UserRow): Promis
   const leaderOf = new Map(rows.map((r) => [Number(r.id), r.leader_id === null ? null : Number(r.leader_id)]));
   for (const id of chain) {
     const leader = leaderOf.get(id);
-    if (leader != null && leader !== initiator.id && (await active(db, [leader])).length) return [leader];
+    if (leader != null && leader !== initiator.id && (await activeUsers(db, [leader])).length) return [leader];
   }
   return [];
 }
@@ -52,11 +52,11 @@ export async function resolveRule(db: Kysely<Database>, rule: ApproverRule, init
   const id = rule.id === undefined ? null : Number(rule.id);
   switch (rule.type as RuleType) {
     case 'user':
-      return active(db, id === null ? [] : [id]);
+      return activeUsers(db, id === null ? [] : [id]);
     case 'deptLeader': {
       if (id === null) return [];
       const dept = await db.selectFrom('departments').select('leader_id').where('id', '=', id).executeTakeFirst();
-      return active(db, dept?.leader_id != null ? [Number(dept.leader_id)] : []);
+      return activeUsers(db, dept?.leader_id != null ? [Number(dept.leader_id)] : []);
     }
     case 'deptMembers': {
       if (id === null) return [];
@@ -81,7 +81,7 @@ export async function resolveRule(db: Kysely<Database>, rule: ApproverRule, init
     case 'initiatorLeader':
       return initiatorLeader(db, initiator);
     case 'initiatorChoice':
-      return active(db, chosen);
+      return activeUsers(db, chosen);
   }
   return [];
 }

@@ -227,14 +227,14 @@ export async function countBoxes(db: Kysely<Database>, userId: number): Promise<
   return { todo: of('todo'), done: of('done'), cc: of('cc'), mine: Number(mine.n) };
 }
 
-/** Ended instances whose source module has not yet taken the end (oldest first). */
-export function unhandledEnds(db: Kysely<Database>, limit: number): Promise<WorkflowInstanceRow[]> {
+/** Ended instances of these source modules whose end the module has not yet taken (oldest first). */
+export function unhandledEnds(db: Kysely<Database>, sources: readonly string[], limit: number): Promise<WorkflowInstanceRow[]> {
   return db
     .selectFrom('workflow_instances')
     .selectAll()
-    .where('status', '!=', 1)
+    .where('source', 'in', [...sources])
     .where('end_handled_at', 'is', null)
-    .where('source', '!=', '')
+    .where('status', '!=', 1)
     .orderBy('finished_at')
     .limit(limit)
     .execute();

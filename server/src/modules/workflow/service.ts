@@ -14,10 +14,11 @@ import { parseDateTime, type TimeFormatter } from '../../lib/time';
 import { contentTypeOf, type Content } from '../downloads/http';
 import { LEVEL } from '../folders/rights';
 import type { FoldersService } from '../folders/service';
+import type { FeaturePolicy } from '../settings/schemas';
 import { acquireBlob } from '../versions/blobs';
 import type { BlobStore } from '../versions/blobs';
 import { WORKFLOW_FILE_NUMBER } from '../web/service';
-import { checkRules, flowAdmins, nameRules, resolveRules, userNames } from './approvers';
+import { activeUsers, checkRules, flowAdmins, nameRules, resolveRules, userNames } from './approvers';
 import {
   allApprovers,
   applyAction,
@@ -300,22 +301,25 @@ export class WorkflowService {
   }
 
   /** The files to attach: visible files the initiator may download, with the version each has now. */
-  private async attachable(user: UserRow, fileIds: readonly string[]): Promise<Omit<WorkflowFileRow, 'instance_id'>[]> {
+  private async attachable(user: UserRow, policy: FeaturePolicy, fileIds: readonly string[]): Promise<Omit<WorkflowFileRow, 'instance_id'>[]> {
     const ids = [...new Set(fileIds)];
     if (!ids.length) return [];
     if (ids.length > WORKFLOW_FILE_NUMBER) throw badRequest(`最多只能附加 ${WORKFLOW_FILE_NUMBER} 个文件`);
-    const { policy } = await this.folders.context(user);
     const { items, rights } = await this.folders.itemsAndRights(user, ids, policy);
-    const out: Omit<WorkflowFileRow, 'instance_id'>[] = [];
-    for (const [position, item] of items.entries()) {
+    for (const item of items) {
       if (item.type !== 'file') throw badRequest(`“${item.name}”不是文件，只能附加文件`);
       if (!rights.can(item, LEVEL.download)) throw forbidden(`没有“${item.name}”的下载权限，不能附加到审批`);
-      const version = await this.db
-        .selectFrom('file_versions')
-        .select(['id', 'blob_id', 'size', 'md5'])
-        .where('item_id', '=', item.id)
-        .where('is_master', '=', 1)
-        .executeTakeFirst();
+    }
+    const versions = await this.db
+      .selectFrom('file_versions')
+      .select(['item_id', 'id', 'blob_id', 'size', 'md5'])
+      .where('item_id', 'in', items.map((i) => i.id))
+      .where('is_master', '=', 1)
+      .execute();
+    const masterOf = new Map(versions.map((v) => [Number(v.item_id), v]));
+    const out: Omit<WorkflowFileRow, 'instance_id'>[] = [];
+    for (const [position, item] of items.entries()) {
+      const version = masterOf.get(item.id);
       if (!version) throw notFound(`“${item.name}”的内容不存在`);
       out.push({
         position,
@@ -347,23 +351,17 @@ export class WorkflowService {
    * of the end through onEnd.
    */
   async start(user: UserRow, body: StartBody, origin: { source: string; sourceId: string } = { source: '', sourceId: '' }): Promise<{ instanceId: string }> {
-    if (!origin.source) {
-      const { policy } = await this.folders.context(user);
-      if (!policy.workflow) throw forbidden('流程功能未开放');
-    }
+    const { policy } = await this.folders.context(user);
+    if (!origin.source && !policy.workflow) throw forbidden('流程功能未开放');
     const def = await this.usableDefinition(body.definitionId);
     const spec = parseBody(def);
     const title = cleanText(body.title, '标题', TITLE_MAX, true);
     const form = this.checkForm(spec.fields, body.form);
     if (body.fileIds.length && !spec.allowFiles) throw badRequest('该流程不能附加文件');
-    const files = await this.attachable(user, body.fileIds);
+    const files = await this.attachable(user, policy, body.fileIds);
     const chosen = this.parseChosen(spec.steps, body.chosen);
-    const unknown = Object.values(chosen).flat();
-    if (unknown.length) {
-      const known = await userNames(this.db, unknown);
-      const inactive = unknown.filter((id) => !known.has(id));
-      if (inactive.length) throw badRequest('所选的审批人不存在');
-    }
+    const picked = [...new Set(Object.values(chosen).flat())];
+    if ((await activeUsers(this.db, picked)).length !== picked.length) throw badRequest('所选的审批人不存在或已停用');
     const { steps, admins } = await this.resolveRoute(spec.steps, user, chosen);
     let started: ReturnType<typeof startInstance>;
     try {
@@ -434,9 +432,8 @@ export class WorkflowService {
     return `SP${this.formatTime(row.created_at).slice(0, 10).replace(/-/g, '')}${String(row.id).padStart(6, '0')}`;
   }
 
-  private rowView(row: WorkflowInstanceRow, names: Map<number, string>): InstanceRow {
+  private rowView(row: WorkflowInstanceRow, names: Map<number, string>, state: InstanceState = JSON.parse(row.state)): InstanceRow {
     const snapshot = JSON.parse(row.definition) as DefinitionSnapshot;
-    const state = JSON.parse(row.state) as InstanceState;
     const user = (id: number): WorkflowUser => ({ userId: wireId(id), name: names.get(id) ?? '' });
     return {
       instanceId: wireId(row.id),
@@ -476,7 +473,7 @@ export class WorkflowService {
     );
     const states = rows.map((r) => JSON.parse(r.state) as InstanceState);
     const names = await userNames(this.db, [...rows.map((r) => Number(r.initiator_id)), ...states.flatMap(pendingApprovers)]);
-    return { data: rows.map((r) => this.rowView(r, names)), total };
+    return { data: rows.map((r, i) => this.rowView(r, names, states[i])), total };
   }
 
   /** GET /api/Workflow/Counts */
@@ -512,7 +509,7 @@ export class WorkflowService {
     const viewFiles = processing || initiator || isFlowAdmin(user);
     const stepName = (i: number) => state.steps[Math.min(i, state.steps.length - 1)]?.name ?? '';
     return {
-      ...this.rowView(row, names),
+      ...this.rowView(row, names, state),
       fields: snapshot.fields.map((f) => ({ key: f.key, label: f.label, type: f.type, value: form[f.key] ?? null })),
       files: files.map((f) => ({
         fileId: wireId(f.item_id),
@@ -582,7 +579,7 @@ export class WorkflowService {
     const other = async () => {
       const id = parseId(body.userId);
       if (id === null) throw badRequest('请选择人员');
-      if (!(await resolveRules(this.db, [{ type: 'user', id: String(id) }], user)).length) throw badRequest('所选的人员不存在或已停用');
+      if (!(await activeUsers(this.db, [id])).length) throw badRequest('所选的人员不存在或已停用');
       return id;
     };
     switch (name) {
@@ -687,7 +684,9 @@ export class WorkflowService {
   /** Hands every end not yet taken to its module (after a crash, or a handler that failed). */
   async sweepEnds(onError: (err: unknown, instanceId: number) => void = () => undefined): Promise<number> {
     let delivered = 0;
-    for (const row of await unhandledEnds(this.db, 500)) {
+    // only modules that take ends are asked about; with none registered this reads nothing
+    if (!this.handlers.size) return 0;
+    for (const row of await unhandledEnds(this.db, [...this.handlers.keys()], 500)) {
       try {
         if (await this.deliverEnd(row)) delivered++;
       } catch (err) {
