@@ -19,6 +19,7 @@ import { versionsRoutes } from './modules/versions/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { webRoutes } from './modules/web/routes';
 import { workflowRoutes } from './modules/workflow/routes';
+import { ferryRoutes } from './modules/ferry/routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
@@ -58,6 +59,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(uploadsRoutes);
   await api.register(sharesRoutes);
   await api.register(workflowRoutes);
+  await api.register(ferryRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

@@ -45,6 +45,30 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** RECYCLE_RETENTION_DAYS: items stay this many days in the recycle bin, then are purged */
   recycleRetentionDays: number;
+  ferry: FerryConfig;
+}
+
+/** A zone this deployment may send to, and how packages get there. */
+export type FerryPeer =
+  | { zone: string; channel: 'spool'; dir: string }
+  | { zone: string; channel: 'https'; url: string };
+
+/** The file ferry (docs/integration.md, "File ferry"): this deployment's zone and its channels. */
+export interface FerryConfig {
+  /** FERRY_ZONE: the network zone this deployment belongs to (default 内网) */
+  zone: string;
+  /** FERRY_SECRET: shared with the peers; signs every manifest (HMAC-SHA256). null: nothing crosses */
+  secret: string | null;
+  /** FERRY_PEERS: `外网=spool:/srv/spool/to-outer,研发网=https://rd.example.com` */
+  peers: FerryPeer[];
+  /** FERRY_SPOOL_IN: directories (comma-separated) whose packages are imported here */
+  spoolIn: string[];
+  /** FERRY_POLL_MS: how often the spool is read and queued work is retried (default 5000) */
+  pollMs: number;
+  /** CLAMAV_DB: a signature database (file or directory) for clamscan; null: ClamAV's own */
+  clamavDb: string | null;
+  /** CLAMD_SOCKET: scan through clamd on this Unix socket instead of running clamscan */
+  clamdSocket: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   }
 
   const adminUser = nonEmpty(env.ADMIN_USER) ?? 'admin';
+  const ferry = loadFerryConfig(env, cwd);
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -130,5 +155,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sessionTtlMs: 720 * DAY_MS,
     trustProxy,
     recycleRetentionDays,
+    ferry,
+  };
+}
+
+const ZONE_NAME = /^[\p{L}\p{N}_-]{1,32}$/u;
+
+function loadFerryConfig(env: NodeJS.ProcessEnv, cwd: string): FerryConfig {
+  const zone = nonEmpty(env.FERRY_ZONE) ?? '内网';
+  if (!ZONE_NAME.test(zone)) throw new ConfigError(`环境变量 FERRY_ZONE 的值 "${zone}" 不是有效的区域名称（1–32 个字母、数字、_ 或 -）`);
+  const peers: FerryPeer[] = [];
+  for (const part of (nonEmpty(env.FERRY_PEERS) ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    const name = eq > 0 ? part.slice(0, eq).trim() : '';
+    const target = eq > 0 ? part.slice(eq + 1).trim() : '';
+    if (!ZONE_NAME.test(name) || name === zone || peers.some((p) => p.zone === name)) {
+      throw new ConfigError(`环境变量 FERRY_PEERS 中的 "${part}" 无效：应为 区域=spool:目录 或 区域=https://地址，区域不能重复，也不能是本区域`);
+    }
+    if (target.startsWith('spool:') && target.length > 'spool:'.length) {
+      peers.push({ zone: name, channel: 'spool', dir: path.resolve(cwd, target.slice('spool:'.length)) });
+    } else if (/^https?:\/\/[^\s]+$/.test(target)) {
+      peers.push({ zone: name, channel: 'https', url: target.replace(/\/+$/, '') });
+    } else {
+      throw new ConfigError(`环境变量 FERRY_PEERS 中 "${name}" 的通道 "${target}" 无效：应为 spool:目录 或 https://地址`);
+    }
+  }
+  const secret = env.FERRY_SECRET ? env.FERRY_SECRET : null;
+  if (secret !== null && secret.length < 16) throw new ConfigError('环境变量 FERRY_SECRET 至少需要 16 个字符');
+  const pollText = nonEmpty(env.FERRY_POLL_MS) ?? '5000';
+  const pollMs = Number(pollText);
+  if (!Number.isInteger(pollMs) || pollMs < 100 || pollMs > 3600000) {
+    throw new ConfigError(`环境变量 FERRY_POLL_MS 的值 "${pollText}" 无效（100–3600000 毫秒）`);
+  }
+  return {
+    zone,
+    secret,
+    peers,
+    spoolIn: (nonEmpty(env.FERRY_SPOOL_IN) ?? '').split(',').map((d) => d.trim()).filter(Boolean).map((d) => path.resolve(cwd, d)),
+    pollMs,
+    clamavDb: nonEmpty(env.CLAMAV_DB) ? path.resolve(cwd, env.CLAMAV_DB as string) : null,
+    clamdSocket: nonEmpty(env.CLAMD_SOCKET) ?? null,
   };
 }

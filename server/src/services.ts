@@ -23,6 +23,10 @@ import { Staging } from './modules/uploads/staging';
 import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
 import { WorkflowService } from './modules/workflow/service';
+import { createScanner } from './modules/ferry/antivirus';
+import { FerryInbox } from './modules/ferry/inbox';
+import { FerryReport } from './modules/ferry/report';
+import { FERRY_SOURCE, FerryService } from './modules/ferry/service';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
@@ -44,6 +48,10 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
   const uploads = new UploadsService(db, folders, settings, rights, blobs, new Staging(path.join(config.dataDir, 'uploads')));
   const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);
+  const ferry = new FerryService(db, config, folders, workflow, blobs, formatTime, createScanner(config.ferry));
+  const ferryInbox = new FerryInbox(db, config, ferry, blobs, formatTime);
+  const ferryReport = new FerryReport(db, formatTime, config.tzName, config.ferry.zone);
+  workflow.onEnd(FERRY_SOURCE, (end) => ferry.onApprovalEnd(end));
   return {
     formatTime,
     settings,
@@ -63,6 +71,9 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     shares,
     uploads,
     workflow,
+    ferry,
+    ferryInbox,
+    ferryReport,
   };
 }
 

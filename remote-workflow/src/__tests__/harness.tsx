@@ -94,6 +94,8 @@ export const row = (over: Partial<WorkflowInstanceRow> = {}): WorkflowInstanceRo
   number: 'SP20261124000012',
   title: '请假申请-张三-2026-11-24',
   definitionId: 'd1',
+  source: '',
+  sourceId: '',
   definitionName: '请假申请',
   category: '人事',
   initiator: zhang,

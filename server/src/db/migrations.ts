@@ -550,6 +550,129 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('ferry_audit').ifExists().execute();
       },
     },
+    // the ferry (issue 13): tasks and their pinned files on the sending side; received packages,
+    // their files and recipients, the ids seen (replays) and the receipts going back, on the
+    // receiving side; background work is leased in the rows, so another instance resumes it
+    '2026-11-24-0011-ferry': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('ferry_tasks')
+          .addColumn('id', big, idColumn)
+          .addColumn('requester_id', big, (c) => c.notNull())
+          .addColumn('requester_name', 'text', (c) => c.notNull())
+          .addColumn('dept_id', big)
+          .addColumn('from_zone', 'text', (c) => c.notNull())
+          .addColumn('to_zone', 'text', (c) => c.notNull())
+          .addColumn('recipients', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_reason', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('instance_id', big)
+          .addColumn('package_id', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addColumn('decided_at', big)
+          .addColumn('sent_at', big)
+          .addColumn('delivered_at', big)
+          .addColumn('downloaded_at', big)
+          .addColumn('expires_at', big)
+          .addColumn('lease_until', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('ferry_tasks_requester').on('ferry_tasks').columns(['requester_id', 'status', 'created_at']).execute();
+        await db.schema.createIndex('ferry_tasks_work').on('ferry_tasks').columns(['status', 'lease_until']).execute();
+        await db.schema.createIndex('ferry_tasks_created').on('ferry_tasks').column('created_at').execute();
+        await db.schema.createIndex('ferry_tasks_instance').on('ferry_tasks').column('instance_id').execute();
+
+        await db.schema
+          .createTable('ferry_task_files')
+          .addColumn('task_id', big, (c) => c.notNull().references('ferry_tasks.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('item_id', big, (c) => c.notNull())
+          .addColumn('version_id', big, (c) => c.notNull())
+          .addColumn('blob_id', big, (c) => c.references('blobs.id'))
+          .addColumn('released', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('extension', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('md5', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('sha256', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('detected_type', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('checks', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('keyword_hits', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('blocked', 'integer', (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint('ferry_task_files_pk', ['task_id', 'position'])
+          .execute();
+
+        await db.schema
+          .createTable('ferry_inbox')
+          .addColumn('id', big, idColumn)
+          .addColumn('package_id', 'text', (c) => c.notNull().unique())
+          .addColumn('task_id', 'text', (c) => c.notNull())
+          .addColumn('task_number', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('from_zone', 'text', (c) => c.notNull())
+          .addColumn('sender_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('recipients', 'text', (c) => c.notNull())
+          .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('received_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('downloaded_at', big)
+          .addColumn('downloaded_by', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('ferry_inbox_expiry').on('ferry_inbox').columns(['status', 'expires_at']).execute();
+        await db.schema
+          .createTable('ferry_inbox_files')
+          .addColumn('inbox_id', big, (c) => c.notNull().references('ferry_inbox.id').onDelete('cascade'))
+          .addColumn('idx', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('size', big, (c) => c.notNull())
+          .addColumn('sha256', 'text', (c) => c.notNull())
+          .addColumn('md5', 'text', (c) => c.notNull())
+          .addColumn('blob_id', big, (c) => c.references('blobs.id'))
+          .addPrimaryKeyConstraint('ferry_inbox_files_pk', ['inbox_id', 'idx'])
+          .execute();
+        await db.schema
+          .createTable('ferry_inbox_users')
+          .addColumn('inbox_id', big, (c) => c.notNull().references('ferry_inbox.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('ferry_inbox_users_pk', ['inbox_id', 'user_id'])
+          .execute();
+        await db.schema.createIndex('ferry_inbox_users_user').on('ferry_inbox_users').columns(['user_id', 'inbox_id']).execute();
+        await db.schema
+          .createTable('ferry_seen')
+          .addColumn('package_id', 'text', (c) => c.primaryKey())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('at', big, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('ferry_receipts')
+          .addColumn('id', big, idColumn)
+          .addColumn('to_zone', 'text', (c) => c.notNull())
+          .addColumn('task_id', 'text', (c) => c.notNull())
+          .addColumn('package_id', 'text', (c) => c.notNull())
+          .addColumn('event', 'text', (c) => c.notNull())
+          .addColumn('at', big, (c) => c.notNull())
+          .addColumn('by_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('sent_at', big)
+          .addColumn('lease_until', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        // audit retention: the chain verifies from the last record pruned (its position and hash)
+        await db.schema.alterTable('ferry_audit_head').addColumn('pruned_seq', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('ferry_audit_head').addColumn('pruned_hash', 'text', (c) => c.notNull().defaultTo('0'.repeat(64))).execute();
+        await db.schema.createIndex('ferry_receipts_pending').on('ferry_receipts').columns(['sent_at', 'lease_until']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('ferry_audit_head').dropColumn('pruned_hash').execute();
+        await db.schema.alterTable('ferry_audit_head').dropColumn('pruned_seq').execute();
+        for (const t of ['ferry_receipts', 'ferry_seen', 'ferry_inbox_users', 'ferry_inbox_files', 'ferry_inbox', 'ferry_task_files', 'ferry_tasks']) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 

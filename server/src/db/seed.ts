@@ -58,5 +58,6 @@ export async function seed(db: Kysely<Database>, s: Services, config: Pick<AppCo
     });
   }
   await s.workflow.seedDefault(admin.id);
+  await s.ferry.seed(admin.id);
   return { adminUserName: admin.user_name, generatedAdminPassword };
 }

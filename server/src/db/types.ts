@@ -376,6 +376,125 @@ export interface FerryAuditHeadTable {
   id: number;
   seq: number;
   hash: string;
+  /** audit retention: the last record removed (0 and 64 zeros while none has been) */
+  pruned_seq: Generated<number>;
+  pruned_hash: Generated<string>;
+}
+
+/** A request to move files to another zone (the sending side). */
+export interface FerryTasksTable {
+  id: Generated<number>;
+  requester_id: number;
+  /** the requester's name and department at submission (audit and statistics keep them) */
+  requester_name: string;
+  dept_id: number | null;
+  from_zone: string;
+  to_zone: string;
+  /** JSON: user names on the receiving side */
+  recipients: string;
+  reason: string;
+  /** FerryTaskStatus */
+  status: string;
+  /** why it is blocked, rejected, cancelled or failed */
+  status_reason: string;
+  instance_id: number | null;
+  /** the package sent (its id is new for every send) */
+  package_id: string | null;
+  created_at: number;
+  updated_at: number;
+  /** when the approval decided */
+  decided_at: number | null;
+  sent_at: number | null;
+  delivered_at: number | null;
+  downloaded_at: number | null;
+  expires_at: number | null;
+  /** background work (scanning, sending) is leased: another instance takes it over after this */
+  lease_until: number;
+  attempts: number;
+  last_error: string;
+}
+
+/** A file of a ferry task: the version submitted, pinned (its blob is held) until it is sent. */
+export interface FerryTaskFilesTable {
+  task_id: number;
+  position: number;
+  item_id: number;
+  version_id: number;
+  blob_id: number | null;
+  /** the blob is no longer held (sent, or the task ended) */
+  released: Flag;
+  name: string;
+  extension: string;
+  size: number;
+  md5: string;
+  /** '' until scanned */
+  sha256: string;
+  detected_type: string;
+  /** JSON FerryCheckResult[] */
+  checks: string;
+  /** JSON FerryKeywordHit[] */
+  keyword_hits: string;
+  blocked: Flag;
+}
+
+/** A package received from another zone (the receiving side). */
+export interface FerryInboxTable {
+  id: Generated<number>;
+  package_id: string;
+  /** the sender's task id and number */
+  task_id: string;
+  task_number: string;
+  from_zone: string;
+  sender_name: string;
+  /** JSON: the recipients' names as sent */
+  recipients: string;
+  reason: string;
+  received_at: number;
+  expires_at: number;
+  /** delivered, downloaded, expired, removed */
+  status: string;
+  downloaded_at: number | null;
+  downloaded_by: string;
+}
+
+export interface FerryInboxFilesTable {
+  inbox_id: number;
+  idx: number;
+  name: string;
+  size: number;
+  sha256: string;
+  md5: string;
+  /** null for empty files, and once expired (the blob is let go) */
+  blob_id: number | null;
+}
+
+/** Who may see a received package: recipients found by user name. */
+export interface FerryInboxUsersTable {
+  inbox_id: number;
+  user_id: number;
+}
+
+/** Every package or receipt id imported here: a second arrival is a replay. */
+export interface FerrySeenTable {
+  package_id: string;
+  kind: string;
+  at: number;
+}
+
+/** Receipts to send back to the sending zone (received, downloaded, expired): sent in the background. */
+export interface FerryReceiptsTable {
+  id: Generated<number>;
+  to_zone: string;
+  task_id: string;
+  /** the package the receipt is about */
+  package_id: string;
+  event: string;
+  at: number;
+  by_name: string;
+  sent_at: number | null;
+  lease_until: number;
+  attempts: number;
+  last_error: string;
 }
 
 export interface Database {
@@ -404,6 +523,13 @@ export interface Database {
   workflow_files: WorkflowFilesTable;
   ferry_audit: FerryAuditTable;
   ferry_audit_head: FerryAuditHeadTable;
+  ferry_tasks: FerryTasksTable;
+  ferry_task_files: FerryTaskFilesTable;
+  ferry_inbox: FerryInboxTable;
+  ferry_inbox_files: FerryInboxFilesTable;
+  ferry_inbox_users: FerryInboxUsersTable;
+  ferry_seen: FerrySeenTable;
+  ferry_receipts: FerryReceiptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -425,3 +551,8 @@ export type WorkflowInstanceRow = Selectable<WorkflowInstancesTable>;
 export type WorkflowActionRow = Selectable<WorkflowActionsTable>;
 export type WorkflowFileRow = Selectable<WorkflowFilesTable>;
 export type FerryAuditRow = Selectable<FerryAuditTable>;
+export type FerryTaskRow = Selectable<FerryTasksTable>;
+export type FerryTaskFileRow = Selectable<FerryTaskFilesTable>;
+export type FerryInboxRow = Selectable<FerryInboxTable>;
+export type FerryInboxFileRow = Selectable<FerryInboxFilesTable>;
+export type FerryReceiptRow = Selectable<FerryReceiptsTable>;

@@ -34,6 +34,24 @@ import type {
   WorkflowInstancesQuery,
   WorkflowRouteStep,
 } from './types';
+import type {
+  CreatedFerryTask,
+  CreateFerryTaskBody,
+  FerryAuditQuery,
+  FerryAuditRecord,
+  FerryAuditVerify,
+  FerryInboxItem,
+  FerryPreview,
+  FerryPreviewBody,
+  FerrySettings,
+  FerrySettingsView,
+  FerryStats,
+  FerryStatsBucket,
+  FerryTaskDetail,
+  FerryTaskRow,
+  FerryTasksQuery,
+  FerryZones,
+} from './types';
 
 /** The actions on an instance, as the last segment of their path. */
 export type WorkflowActionName = 'Approve' | 'Reject' | 'Revoke' | 'Transfer' | 'Return' | 'AddApprover' | 'Comment';
@@ -143,6 +161,28 @@ export const api = {
   getWorkflowInstance: (id: string, config?: HttpConfig) => http.get<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}`, config),
   actOnWorkflow: (id: string, action: WorkflowActionName, body: WorkflowActionBody, config?: HttpConfig) =>
     http.post<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}/${action}`, body, config),
+  // ---- exchange space and ferry (api-contract.md, "Approvals, exchange space and ferry") ----
+  getFerryZones: (config?: HttpConfig) => http.get<FerryZones>('/Ferry/Zones', config),
+  createFerryTask: (body: CreateFerryTaskBody, config?: HttpConfig) => http.post<CreatedFerryTask>('/Ferry/FerryTasks', body, config),
+  getFerryTasks: (query: FerryTasksQuery, config?: HttpConfig) =>
+    http.get<Paged<FerryTaskRow>>('/Ferry/FerryTasks', { ...config, params: { ...query, ...config?.params } }),
+  getFerryTask: (taskId: string, config?: HttpConfig) => http.get<FerryTaskDetail>(`/Ferry/FerryTasks/${seg(taskId)}`, config),
+  cancelFerryTask: (taskId: string, config?: HttpConfig) => http.post<FerryTaskDetail>(`/Ferry/FerryTasks/${seg(taskId)}/Cancel`, {}, config),
+  previewFerryFile: (body: FerryPreviewBody, config?: HttpConfig) => http.post<FerryPreview>('/Ferry/FerryFiles/PreviewInProcessing', body, config),
+  getFerryInbox: (query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
+    http.get<Paged<FerryInboxItem>>('/Ferry/Inbox', { ...config, params: { ...query, ...config?.params } }),
+  /** the URL of a received package's file (index) or, without one, of all its files as a zip */
+  ferryInboxDownloadPath: (id: string, index?: number) => `/Ferry/Inbox/${seg(id)}/Download${index === undefined ? '' : `?index=${index}`}`,
+  getFerrySettings: (config?: HttpConfig) => http.get<FerrySettingsView>('/Ferry/Settings', config),
+  saveFerrySettings: (body: FerrySettings, config?: HttpConfig) => http.put<FerrySettingsView>('/Ferry/Settings', body, config),
+  getFerryAudit: (query: FerryAuditQuery, config?: HttpConfig) =>
+    http.get<Paged<FerryAuditRecord>>('/Ferry/Audit', { ...config, params: { ...query, ...config?.params } }),
+  verifyFerryAudit: (config?: HttpConfig) => http.get<FerryAuditVerify>('/Ferry/Audit/Verify', config),
+  getFerryStats: (query: { from?: string; to?: string; bucket: FerryStatsBucket }, config?: HttpConfig) =>
+    http.get<FerryStats>('/Ferry/Audit/Stats', { ...config, params: { ...query, ...config?.params } }),
+  /** the URL of the audit export (format csv or xlsx) for the same filters */
+  ferryAuditExportPath: (format: 'csv' | 'xlsx', query: Omit<FerryAuditQuery, 'page' | 'pageSize'>) =>
+    `/Ferry/Audit/Export?${new URLSearchParams({ format, ...Object.fromEntries(Object.entries(query).filter(([, v]) => v)) } as Record<string, string>).toString()}`,
 };
 
 export type Api = typeof api;

@@ -571,6 +571,10 @@ export interface WorkflowInstanceRow {
   updatedAt: string;
   /** when it ended; null while processing */
   finishedAt: string | null;
+  /** the module that started it ('' for a request made on the 流程 pages; 'ferry' for a ferry task) */
+  source: string;
+  /** the starting module's own id (the ferry task's taskId) */
+  sourceId: string;
 }
 
 /** GET /api/Workflow/Counts: the numbers on the tabs (todo also on the menu). */
@@ -650,4 +654,274 @@ export interface WorkflowActionBody {
   userId?: string;
   /** Return: the step to go back to */
   toStep?: number;
+}
+
+// ---- Exchange space and ferry (api-contract.md, "Approvals, exchange space and ferry";
+// docs/integration.md, "File ferry") ------------------------------------------------------------
+
+/**
+ * A ferry task's state. 扫描中 scanning, 已拦截 blocked (a check failed), 审批中 pending, 已批准
+ * approved (about to be packed), 传输中 transferring (sent, not yet confirmed by the other zone),
+ * 已送达 delivered, 已下载 downloaded, 已过期 expired, 已移除 removed, 已驳回 rejected (or revoked by
+ * an approver), 已取消 cancelled (by the requester), 传输失败 failed (the approved bytes could not
+ * be sent, e.g. changed on disk after approval).
+ */
+export type FerryTaskStatus =
+  | 'scanning'
+  | 'blocked'
+  | 'pending'
+  | 'approved'
+  | 'transferring'
+  | 'delivered'
+  | 'downloaded'
+  | 'expired'
+  | 'removed'
+  | 'rejected'
+  | 'cancelled'
+  | 'failed';
+
+/** The three tabs of 我的摆渡: processing (scanning…transferring), completed (delivered…removed), rejected (blocked, rejected, cancelled, failed). */
+export type FerryTab = 'processing' | 'completed' | 'rejected';
+
+/** The checks, each switched on or off in the settings. */
+export type FerryCheckName = 'type' | 'size' | 'count' | 'keyword' | 'antivirus';
+
+export interface FerryCheckResult {
+  name: FerryCheckName;
+  /** 'passed', 'failed' (blocks the task), or 'skipped' (switched off, or ClamAV missing: message says which) */
+  result: 'passed' | 'failed' | 'skipped';
+  /** Chinese, e.g. 实际类型为 exe，不在允许的类型中 */
+  message: string;
+}
+
+/** A keyword found in a file's text, with the text around its first occurrence. */
+export interface FerryKeywordHit {
+  keyword: string;
+  count: number;
+  /** up to 40 characters either side of the first occurrence */
+  context: string;
+}
+
+export interface FerryTaskFile {
+  /** the file's id in its space (approvers preview with it) */
+  fileId: string;
+  name: string;
+  size: number;
+  /** hex SHA-256 of the version submitted (the one that crosses) */
+  sha256: string;
+  /** the real type by content (magic bytes), e.g. pdf, docx, png, txt, exe; '' when unknown */
+  detectedType: string;
+  checks: FerryCheckResult[];
+  keywordHits: FerryKeywordHit[];
+  /** some check failed */
+  blocked: boolean;
+}
+
+export interface FerryUser {
+  userId: string;
+  name: string;
+}
+
+/** GET /api/Ferry/FerryTasks rows. Times are YYYY-MM-DD HH:mm:ss. */
+export interface FerryTaskRow {
+  taskId: string;
+  /** shown to people, e.g. BD20261124000012 */
+  number: string;
+  fromZone: string;
+  targetZone: string;
+  /** user names on the receiving side */
+  recipients: string[];
+  reason: string;
+  status: FerryTaskStatus;
+  requester: FerryUser;
+  fileCount: number;
+  totalSize: number;
+  /** the approval ('' when none started: blocked before approval) */
+  instanceId: string;
+  /** why it is blocked, rejected, cancelled or failed ('' otherwise) */
+  statusReason: string;
+  createdAt: string;
+  updatedAt: string;
+  /** when the receiving side confirmed it ('' before) */
+  deliveredAt: string;
+  /** when a recipient first downloaded it ('' before) */
+  downloadedAt: string;
+  /** when the received files expire on the other side ('' until sent) */
+  expiresAt: string;
+}
+
+export interface FerryTaskEvent {
+  at: string;
+  /** Chinese, e.g. 已提交，开始检查 / 审批通过 / 已送达外网 */
+  text: string;
+  actorName: string;
+}
+
+/** GET /api/Ferry/FerryTasks/{taskId}: for the requester, the approvers of its approval, and administrators. */
+export interface FerryTaskDetail extends FerryTaskRow {
+  files: FerryTaskFile[];
+  events: FerryTaskEvent[];
+  can: {
+    /** the requester, while scanning or pending */
+    cancel: boolean;
+    /** PreviewInProcessing: the approvers and administrators while pending */
+    preview: boolean;
+  };
+}
+
+export interface FerryTasksQuery {
+  status: FerryTab;
+  keyword?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/** POST /api/Ferry/FerryTasks body. */
+export interface CreateFerryTaskBody {
+  fileIds: string[];
+  targetZone: string;
+  /** user names on the receiving side (at least one) */
+  recipients: string[];
+  reason: string;
+}
+
+/** POST /api/Ferry/FerryTasks reply: instanceId is '' when a check blocked the task. */
+export interface CreatedFerryTask {
+  taskId: string;
+  instanceId: string;
+  status: FerryTaskStatus;
+}
+
+/** POST /api/Ferry/FerryFiles/PreviewInProcessing body. */
+export interface FerryPreviewBody {
+  taskId: string;
+  fileId: string;
+}
+
+/** POST /api/Ferry/FerryFiles/PreviewInProcessing reply: a short-lived URL that shows the submitted version inline. */
+export interface FerryPreview {
+  url: string;
+  name: string;
+  detectedType: string;
+}
+
+/** GET /api/Ferry/Zones: this deployment's zone and where a user may send to. */
+export interface FerryZones {
+  zone: string;
+  /** zones this one may send to now (a configured peer and an enabled direction) */
+  targets: string[];
+  /** personal-space folder the ferry page uploads new files into */
+  uploadFolderId: string;
+}
+
+/** One direction of the allowed-direction matrix. */
+export interface FerryDirection {
+  from: string;
+  to: string;
+  enabled: boolean;
+  /** the approval flow (workflow definition id) for this direction; '' uses 文件摆渡审批 */
+  definitionId: string;
+}
+
+/** GET|PUT /api/Ferry/Settings (administrators). Filters switch on and off one by one. */
+export interface FerrySettings {
+  directions: FerryDirection[];
+  typeCheck: boolean;
+  /** real types allowed (lower-case keys such as pdf, docx, xlsx, png, txt, zip) */
+  allowedTypes: string[];
+  sizeCheck: boolean;
+  /** bytes, per file */
+  maxFileSize: number;
+  /** bytes, per task */
+  maxTotalSize: number;
+  countCheck: boolean;
+  maxFileCount: number;
+  keywordCheck: boolean;
+  keywords: string[];
+  antivirus: boolean;
+  /** received files expire after this many days (1–365; default 7) */
+  expiryDays: number;
+  /** audit records are kept at least this many days (≥ 180) */
+  auditRetentionDays: number;
+}
+
+/** GET /api/Ferry/Settings reply: the settings plus what the deployment has (read-only). */
+export interface FerrySettingsView extends FerrySettings {
+  zone: string;
+  /** configured peers and their channel */
+  peers: Array<{ zone: string; channel: 'spool' | 'https' }>;
+  /** ClamAV found ('' when not installed: the page says antivirus cannot run) */
+  antivirusEngine: string;
+  /** why antivirus cannot run, in Chinese ('' when it can), e.g. 未找到 ClamAV 病毒库… */
+  antivirusMissing: string;
+  /** the real types the type check knows */
+  knownTypes: string[];
+}
+
+/** GET /api/Ferry/Inbox rows: packages received from other zones for the caller. */
+export interface FerryInboxItem {
+  id: string;
+  taskId: string;
+  /** the sender's number of the task */
+  number: string;
+  fromZone: string;
+  senderName: string;
+  reason: string;
+  files: Array<{ index: number; name: string; size: number; sha256: string }>;
+  totalSize: number;
+  status: 'delivered' | 'downloaded' | 'expired' | 'removed';
+  receivedAt: string;
+  expiresAt: string;
+  downloadedAt: string;
+}
+
+export interface FerryAuditQuery {
+  from?: string;
+  to?: string;
+  /** an event name, e.g. task.created */
+  event?: string;
+  keyword?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface FerryAuditRecord {
+  seq: number;
+  at: string;
+  actorName: string;
+  event: string;
+  /** Chinese name of the event */
+  eventText: string;
+  taskId: string;
+  /** Chinese summary of the detail (files with hashes, zones, decision, reason) */
+  summary: string;
+  detail: Record<string, unknown>;
+  hash: string;
+}
+
+/** GET /api/Ferry/Audit/Verify */
+export interface FerryAuditVerify {
+  ok: boolean;
+  /** records checked */
+  count: number;
+  /** seq of the first altered, removed or inserted record; null when whole */
+  brokenAt: number | null;
+  message: string;
+}
+
+export type FerryStatsBucket = 'day' | 'week' | 'month';
+
+/** GET /api/Ferry/Audit/Stats?from&to&bucket */
+export interface FerryStats {
+  tasks: number;
+  files: number;
+  bytes: number;
+  byUser: Array<{ name: string; tasks: number; files: number; bytes: number }>;
+  byDepartment: Array<{ name: string; tasks: number; files: number; bytes: number }>;
+  byDirection: Array<{ from: string; to: string; tasks: number; files: number; bytes: number }>;
+  byBucket: Array<{ bucket: string; tasks: number; files: number; bytes: number }>;
+  byStatus: Array<{ status: FerryTaskStatus; tasks: number }>;
+  blockedByReason: Array<{ reason: string; count: number }>;
+  /** median time from submission to the approval's decision, ms; null with none decided */
+  medianApprovalMs: number | null;
 }

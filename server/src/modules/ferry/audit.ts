@@ -83,8 +83,11 @@ export interface ChainCheck {
 
 /** Walks the whole chain from the first record, in pages, recomputing every hash. */
 export async function verifyAudit(db: Kysely<Database>, pageSize = 1000): Promise<ChainCheck> {
-  let expectedSeq = 1;
-  let prev = GENESIS_HASH;
+  const start = await db.selectFrom('ferry_audit_head').select(['pruned_seq', 'pruned_hash']).where('id', '=', 1).executeTakeFirst();
+  // records older than the retention were removed on purpose: the chain verifies from the last one removed
+  const pruned = Number(start?.pruned_seq ?? 0);
+  let expectedSeq = pruned + 1;
+  let prev = start?.pruned_hash ?? GENESIS_HASH;
   let checked = 0;
   for (;;) {
     const rows = await db.selectFrom('ferry_audit').selectAll().where('seq', '>=', expectedSeq).orderBy('seq').limit(pageSize).execute();
@@ -100,8 +103,25 @@ export async function verifyAudit(db: Kysely<Database>, pageSize = 1000): Promis
     if (rows.length < pageSize) break;
   }
   const head = await db.selectFrom('ferry_audit_head').selectAll().where('id', '=', 1).executeTakeFirst();
-  if (head && (Number(head.seq) !== checked || head.hash !== prev)) {
-    return { ok: false, checked, brokenAt: checked + 1, message: `审计记录在第 ${checked + 1} 条之后被删除，校验未通过` };
+  if (head && (Number(head.seq) !== pruned + checked || head.hash !== prev)) {
+    return { ok: false, checked, brokenAt: pruned + checked + 1, message: `审计记录在第 ${pruned + checked + 1} 条之后被删除，校验未通过` };
   }
   return { ok: true, checked, brokenAt: null, message: `审计记录完整，共 ${checked} 条` };
+}
+
+/**
+ * Removes the records older than `beforeMs` (audit retention), keeping the last removed record's
+ * position and hash in the head so the rest still verifies. The removal is itself recorded.
+ */
+export async function pruneAudit(db: Kysely<Database>, beforeMs: number, retentionDays: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('ferry_audit_head').set((eb) => ({ seq: eb.ref('seq') })).where('id', '=', 1).execute();
+    const last = await trx.selectFrom('ferry_audit').select(['seq', 'hash']).where('at', '<', beforeMs).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    if (!last) return 0;
+    const removed = await trx.deleteFrom('ferry_audit').where('seq', '<=', Number(last.seq)).executeTakeFirst();
+    await trx.updateTable('ferry_audit_head').set({ pruned_seq: Number(last.seq), pruned_hash: last.hash }).where('id', '=', 1).execute();
+    const n = Number(removed.numDeletedRows);
+    await appendAudit(trx, { event: 'audit.pruned', actorId: null, actorName: '系统', taskId: '', detail: { removed: n, throughSeq: Number(last.seq), retentionDays } });
+    return n;
+  });
 }

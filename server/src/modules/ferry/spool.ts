@@ -26,8 +26,20 @@ export interface ManifestFile {
   sha256: string;
 }
 
+/** What a receipt tells the sending zone about its task. */
+export interface Receipt {
+  event: 'received' | 'downloaded' | 'expired' | 'removed';
+  /** epoch ms */
+  at: number;
+  byName: string;
+  /** the package the receipt is about */
+  packageId: string;
+}
+
 export interface Manifest {
   version: typeof MANIFEST_VERSION;
+  /** files (the default) or a receipt going back to the sender (no files) */
+  kind?: 'files' | 'receipt';
   /** random, unique: a package seen once is never imported again */
   packageId: string;
   taskId: string;
@@ -40,6 +52,10 @@ export interface Manifest {
   createdAt: number;
   expiresAt: number;
   files: ManifestFile[];
+  /** the sender's number of the task and the requester's name, shown to recipients */
+  taskNumber?: string;
+  senderName?: string;
+  receipt?: Receipt;
 }
 
 /** A file to pack: where its bytes are, and what the approval saw of them. */
@@ -47,7 +63,16 @@ export interface PackSource extends ManifestFile {
   file: string | null;
 }
 
-export type RejectReason = 'unreadable' | 'badSignature' | 'replayed' | 'missingFile' | 'sizeMismatch' | 'hashMismatch' | 'wrongZone';
+export type RejectReason =
+  | 'unreadable'
+  | 'badSignature'
+  | 'replayed'
+  | 'missingFile'
+  | 'sizeMismatch'
+  | 'hashMismatch'
+  | 'wrongZone'
+  | 'directionClosed'
+  | 'unknownTask';
 
 export const REJECT_MESSAGES: Record<RejectReason, string> = {
   unreadable: '摆渡包不完整或格式错误',
@@ -57,7 +82,20 @@ export const REJECT_MESSAGES: Record<RejectReason, string> = {
   sizeMismatch: '文件大小与清单不符',
   hashMismatch: '文件的 SHA-256 与清单不符',
   wrongZone: '摆渡包的目标网络区域不是本区域',
+  directionClosed: '摆渡设置不允许从该区域摆渡到本区域',
+  unknownTask: '回执对应的摆渡任务不存在',
 };
+
+/** Thrown by a receiver's `accept` to refuse a package that verified (direction closed…). */
+export class PackageRefused extends Error {
+  constructor(
+    readonly reason: RejectReason,
+    readonly detail: string = '',
+  ) {
+    super(REJECT_MESSAGES[reason]);
+    this.name = 'PackageRefused';
+  }
+}
 
 /** A file changed between the approval and the packing: it must not cross. */
 export class ChangedAfterApproval extends Error {
@@ -137,6 +175,7 @@ export async function writePackage(
     }
     const manifest: Manifest = {
       version: MANIFEST_VERSION,
+      kind: meta.kind ?? 'files',
       packageId,
       taskId: meta.taskId,
       fromZone: meta.fromZone,
@@ -146,6 +185,9 @@ export async function writePackage(
       createdAt: meta.createdAt,
       expiresAt: meta.expiresAt,
       files: sources.map(({ name, size, sha256 }) => ({ name, size, sha256 })),
+      ...(meta.taskNumber !== undefined ? { taskNumber: meta.taskNumber } : {}),
+      ...(meta.senderName !== undefined ? { senderName: meta.senderName } : {}),
+      ...(meta.receipt ? { receipt: meta.receipt } : {}),
     };
     const bytes = Buffer.from(JSON.stringify(manifest));
     await fs.promises.writeFile(path.join(temp, 'manifest.json'), bytes);
@@ -193,9 +235,18 @@ function parseManifest(bytes: Buffer): Manifest | null {
       typeof m.toZone !== 'string' ||
       !Array.isArray(m.files) ||
       !m.files.every(okFile) ||
-      !Array.isArray(m.recipients)
+      !Array.isArray(m.recipients) ||
+      !m.recipients.every((r) => typeof r === 'string') ||
+      typeof m.fromZone !== 'string' ||
+      !Number.isSafeInteger(m.expiresAt) ||
+      (m.kind !== undefined && m.kind !== 'files' && m.kind !== 'receipt')
     ) {
       return null;
+    }
+    if (m.kind === 'receipt') {
+      const r = m.receipt;
+      const events = ['received', 'downloaded', 'expired', 'removed'];
+      if (!r || !events.includes(r.event) || !Number.isSafeInteger(r.at) || typeof r.byName !== 'string' || typeof r.packageId !== 'string' || m.files.length) return null;
     }
     return m;
   } catch {
@@ -233,6 +284,58 @@ async function verify(
   return { manifest, reason: null, detail: '' };
 }
 
+const CLAIM_SUFFIX = '.claimed';
+/** A claimed package left behind by an instance that stopped while importing it. */
+const STALE_CLAIM_MS = 10 * 60 * 1000;
+
+async function reclaimStale(spoolDir: string): Promise<void> {
+  const names = (await fs.promises.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith(`${PACKAGE_SUFFIX}${CLAIM_SUFFIX}`));
+  for (const n of names) {
+    const p = path.join(spoolDir, n);
+    const stat = await fs.promises.stat(p).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > STALE_CLAIM_MS) await fs.promises.rename(p, p.slice(0, -CLAIM_SUFFIX.length)).catch(() => undefined);
+  }
+}
+
+export type ReceiveOutcome = { accepted: string; rejected?: undefined } | { accepted?: undefined; rejected: Rejected };
+
+/**
+ * Verifies one complete package directory and imports it through `accept`, or moves it to
+ * `quarantineRoot` with the reason (also when `accept` throws PackageRefused). An imported
+ * package's directory is removed once `accept` returns. Any other error of `accept` leaves the
+ * package where it is, to be tried again.
+ */
+export async function receivePackageDir(
+  dir: string,
+  quarantineRoot: string,
+  secret: string,
+  zone: string,
+  seen: (packageId: string) => Promise<boolean>,
+  accept: (pkg: ReceivedPackage) => Promise<void>,
+  name: string = path.basename(dir),
+): Promise<ReceiveOutcome> {
+  const checked = await verify(dir, secret, zone, seen);
+  let { reason, detail } = checked;
+  const { manifest } = checked;
+  if (reason === null && manifest) {
+    try {
+      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))) });
+      await fs.promises.rm(dir, { recursive: true, force: true });
+      return { accepted: manifest.packageId };
+    } catch (err) {
+      if (!(err instanceof PackageRefused)) throw err;
+      reason = err.reason;
+      detail = err.detail;
+    }
+  }
+  await fs.promises.mkdir(quarantineRoot, { recursive: true });
+  const quarantined = path.join(quarantineRoot, `${name}-${Date.now()}`);
+  await fs.promises.rename(dir, quarantined);
+  const why = reason ?? 'unreadable';
+  await fs.promises.writeFile(path.join(quarantined, 'REJECTED.txt'), `${REJECT_MESSAGES[why]}${detail ? `：${detail}` : ''}\n`);
+  return { rejected: { name, packageId: manifest?.packageId ?? null, reason: why, detail, quarantined } };
+}
+
 /**
  * Reads the complete packages in `spoolDir` (oldest name first), verifying each. `seen` says
  * whether a package id was already imported here (the receiver's database); `accept` imports a
@@ -249,22 +352,28 @@ export async function receivePackages(
   const names = (await fs.promises.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith(PACKAGE_SUFFIX)).sort();
   const accepted: string[] = [];
   const rejected: Rejected[] = [];
+  await reclaimStale(spoolDir);
   for (const name of names) {
-    const dir = path.join(spoolDir, name);
-    const { manifest, reason, detail } = await verify(dir, secret, zone, seen);
-    if (reason === null && manifest) {
-      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))) });
-      await fs.promises.rm(dir, { recursive: true, force: true });
-      accepted.push(manifest.packageId);
+    // another API instance reading the same spool may take the package first: the rename decides
+    const claimed = path.join(spoolDir, `${name}${CLAIM_SUFFIX}`);
+    try {
+      await fs.promises.rename(path.join(spoolDir, name), claimed);
+    } catch {
       continue;
     }
-    const quarantineRoot = path.join(spoolDir, QUARANTINE_DIR);
-    await fs.promises.mkdir(quarantineRoot, { recursive: true });
-    const quarantined = path.join(quarantineRoot, `${name}-${Date.now()}`);
-    await fs.promises.rename(dir, quarantined);
-    const why = reason ?? 'unreadable';
-    await fs.promises.writeFile(path.join(quarantined, 'REJECTED.txt'), `${REJECT_MESSAGES[why]}${detail ? `：${detail}` : ''}\n`);
-    rejected.push({ name, packageId: manifest?.packageId ?? null, reason: why, detail, quarantined });
+    // the claim's age is its directory's time: a package waiting long is not a stale claim
+    const now = new Date();
+    await fs.promises.utimes(claimed, now, now).catch(() => undefined);
+    let outcome: ReceiveOutcome;
+    try {
+      outcome = await receivePackageDir(claimed, path.join(spoolDir, QUARANTINE_DIR), secret, zone, seen, accept, name);
+    } catch (err) {
+      // not refused, only not imported now (the database was away…): back into the spool
+      await fs.promises.rename(claimed, path.join(spoolDir, name)).catch(() => undefined);
+      throw err;
+    }
+    if (outcome.rejected) rejected.push(outcome.rejected);
+    else accepted.push(outcome.accepted);
   }
   return { accepted, rejected };
 }

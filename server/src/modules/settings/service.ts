@@ -40,7 +40,10 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
   chunkCheck: false,
 };
 
-const DEFAULTS: Record<SettingKey, object> = {
+/** The ferry keeps its own settings (ferry/settings.ts). */
+type OwnKey = Exclude<SettingKey, 'ferrySettings'>;
+
+const DEFAULTS: Record<OwnKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,
   uploadPolicy: DEFAULT_UPLOAD_POLICY,
   environmentConfig: DEFAULT_ENVIRONMENT_CONFIG,
@@ -65,7 +68,7 @@ export class SettingsService {
     private readonly mode: Mode,
   ) {}
 
-  private async read<T extends object>(key: SettingKey): Promise<T> {
+  private async read<T extends object>(key: OwnKey): Promise<T> {
     return merge(DEFAULTS[key] as T, await readSetting(this.db, key));
   }
 

@@ -1,6 +1,7 @@
 // 云文档 uploads: chunked, resumable, instant (api-contract.md "Upload"; docs/integration.md
 // "Upload (issue 4)"). A session (the `fileId` until the merge) collects chunks into one
 // staging file; the merge makes the file, or its new version, visible in one transaction.
+import { formatBytes } from '../../lib/bytes';
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
@@ -79,17 +80,6 @@ const overQuota = () => new AppError(413, 41301, '个人空间容量不足，无
 /** HTTP 422, code 42201: a hash mismatch. */
 const hashMismatch = (message: string) => new AppError(422, 42201, message);
 
-/** Sizes for people, base 1024 (spec section 9). */
-export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i += 1;
-  }
-  return `${Number.isInteger(v) ? v : v.toFixed(2)} ${units[i]}`;
-}
 
 /** The folder names of a relativePath (the path inside a dropped folder, file name last). */
 export function folderNamesOf(relativePath: string | null | undefined): string[] {

@@ -26,6 +26,16 @@ export function findMaster(db: Kysely<Database>, itemId: number): Promise<FileVe
   return db.selectFrom('file_versions').selectAll().where('item_id', '=', itemId).where('is_master', '=', 1).executeTakeFirst();
 }
 
+/** The master version of each file (for pinning the content a request was made with). */
+export async function masterVersionsOf(
+  db: Kysely<Database>,
+  itemIds: readonly number[],
+): Promise<Map<number, Pick<FileVersionRow, 'id' | 'blob_id' | 'size' | 'md5'>>> {
+  if (!itemIds.length) return new Map();
+  const rows = await db.selectFrom('file_versions').select(['item_id', 'id', 'blob_id', 'size', 'md5']).where('item_id', 'in', [...itemIds]).where('is_master', '=', 1).execute();
+  return new Map(rows.map((v) => [Number(v.item_id), { id: v.id, blob_id: v.blob_id, size: v.size, md5: v.md5 }]));
+}
+
 export interface VersionContent {
   blobId: number | null;
   size: number;

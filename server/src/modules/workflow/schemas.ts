@@ -147,6 +147,8 @@ export const InstanceRowSchema = Type.Object(
     createdAt: Type.String(),
     updatedAt: Type.String(),
     finishedAt: Nullable(Type.String()),
+    source: Type.String({ description: "发起它的模块：'' 为在流程页面发起的审批，'ferry' 为文件摆渡" }),
+    sourceId: Type.String({ description: '发起模块自己的编号（文件摆渡为 taskId）' }),
   },
   { title: '审批' },
 );

@@ -16,6 +16,7 @@ import { LEVEL } from '../folders/rights';
 import type { FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
 import { acquireBlob } from '../versions/blobs';
+import { masterVersionsOf } from '../versions/repository';
 import type { BlobStore } from '../versions/blobs';
 import { WORKFLOW_FILE_NUMBER } from '../web/service';
 import { activeUsers, checkRules, flowAdmins, nameRules, resolveRules, userNames } from './approvers';
@@ -240,6 +241,66 @@ export class WorkflowService {
     await insertDefinition(this.db, { ...(await this.checkDefinition(body)), created_by: adminId, created_at: Date.now() });
   }
 
+  /**
+   * A module's ready-made flow (the ferry's 文件摆渡审批), made once: never again after a flow
+   * admin deleted it (the module then asks for another).
+   */
+  async ensureDefinition(adminId: number, body: DefinitionBody): Promise<void> {
+    const made = await this.db
+      .selectFrom('workflow_definitions')
+      .select('id')
+      .where('name', '=', body.name)
+      .where('category', '=', body.category)
+      .executeTakeFirst();
+    if (made) return;
+    await insertDefinition(this.db, { ...(await this.checkDefinition(body)), created_by: adminId, created_at: Date.now() });
+  }
+
+  /** The id of the enabled flow of that name and category (null when there is none). */
+  async definitionIdByName(name: string, category: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('workflow_definitions')
+      .select('id')
+      .where('name', '=', name)
+      .where('category', '=', category)
+      .where('deleted', '=', 0)
+      .where('enabled', '=', 1)
+      .orderBy('id')
+      .executeTakeFirst();
+    return row ? wireId(row.id) : null;
+  }
+
+  /** Whether a flow may be started (exists, enabled). */
+  async definitionUsable(idText: string): Promise<boolean> {
+    return this.usableDefinition(idText).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** A form for a flow started by a module: every text field carries `text` (the ferry's reason). */
+  async formFor(idText: string, text: string): Promise<Record<string, string | number | null>> {
+    const spec = parseBody(await this.usableDefinition(idText));
+    const form: Record<string, string | number | null> = {};
+    for (const f of spec.fields) {
+      if (f.type === 'textarea') form[f.key] = [...text].slice(0, FIELD_TEXT_MAX).join('');
+      else if (f.type === 'text') form[f.key] = [...text].slice(0, 200).join('');
+    }
+    return form;
+  }
+
+  /** The comment of the action that ended an instance (a rejection's reason). */
+  async lastComment(instanceId: number): Promise<string> {
+    const row = await this.db
+      .selectFrom('workflow_actions')
+      .select('comment')
+      .where('instance_id', '=', instanceId)
+      .where('kind', 'in', ['reject', 'revoke'])
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row?.comment ?? '';
+  }
+
   private async usableDefinition(idText: string): Promise<WorkflowDefinitionRow> {
     const id = parseId(idText);
     const row = id === null ? undefined : await findDefinition(this.db, id);
@@ -310,13 +371,7 @@ export class WorkflowService {
       if (item.type !== 'file') throw badRequest(`“${item.name}”不是文件，只能附加文件`);
       if (!rights.can(item, LEVEL.download)) throw forbidden(`没有“${item.name}”的下载权限，不能附加到审批`);
     }
-    const versions = await this.db
-      .selectFrom('file_versions')
-      .select(['item_id', 'id', 'blob_id', 'size', 'md5'])
-      .where('item_id', 'in', items.map((i) => i.id))
-      .where('is_master', '=', 1)
-      .execute();
-    const masterOf = new Map(versions.map((v) => [Number(v.item_id), v]));
+    const masterOf = await masterVersionsOf(this.db, items.map((i) => i.id));
     const out: Omit<WorkflowFileRow, 'instance_id'>[] = [];
     for (const [position, item] of items.entries()) {
       const version = masterOf.get(item.id);
@@ -449,6 +504,8 @@ export class WorkflowService {
       createdAt: this.formatTime(row.created_at),
       updatedAt: this.formatTime(row.updated_at),
       finishedAt: row.finished_at === null ? null : this.formatTime(row.finished_at),
+      source: row.source,
+      sourceId: row.source_id,
     };
   }
 
