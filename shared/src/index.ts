@@ -16,3 +16,18 @@ export * from './upload';
 export * from './download';
 export * from './share';
 export { WORKFLOW_CHANGED_EVENT, announceWorkflowChange } from './workflow';
+export {
+  FERRY_STATUS_TEXT,
+  FERRY_STATUS_COLOR,
+  FERRY_TAB_STATUSES,
+  FERRY_TAB_TEXT,
+  FERRY_CHECK_TEXT,
+  FERRY_INBOX_STATUS_TEXT,
+  FERRY_INBOX_STATUS_COLOR,
+  FERRY_TABS,
+  FERRY_RECIPIENT_MAX_LENGTH,
+  FERRY_REASON_MAX_LENGTH,
+  FERRY_CHANGED_EVENT,
+  announceFerryChange,
+  ferryApprovalPath,
+} from './ferry';

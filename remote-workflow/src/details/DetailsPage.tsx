@@ -22,6 +22,7 @@ import { FileIcon, LoadError, RemotePage, SectionEmpty } from '@app/shared/ui';
 import { StatusTag } from '../common';
 import { FALLBACK_NOTE, joinNames, MODE_LABELS, paths, STATUS_META, TASK_STATUS_COLORS, TASK_STATUS_LABELS } from '../texts';
 import { ACTION_ORDER, ACTIONS, ActionDialog, canDo, type ActionKey } from './ActionDialog';
+import { FerryPanel } from './FerryPanel';
 import { Stamp, type StampStatus } from './Stamp';
 
 export const DETAILS_TEXTS = {
@@ -171,6 +172,8 @@ function DetailsView({ detail, onChanged }: { detail: WorkflowInstanceDetail; on
                 },
           ]}
         />
+
+        {detail.source === 'ferry' && detail.sourceId ? <FerryPanel taskId={detail.sourceId} /> : null}
 
         <Section title="表单内容">
           {detail.fields.length ? (

@@ -215,9 +215,10 @@ describe('the upload panel', () => {
     expect(c.reattach).toHaveBeenCalledWith('a', file);
   });
 
-  it('shows only on /file, /s/, /swapSpace/, /ai/ and /preview/', () => {
+  it('shows only on /file, /s/, /swapSpace/, /ai/, /preview/ and the simple mode\'s /ferry/', () => {
     for (const [route, shown] of [
       ['/file/personal', true],
+      ['/ferry/file', true],
       ['/swapSpace/myFerry/processing', true],
       ['/s/abc', true],
       ['/preview/x', true],

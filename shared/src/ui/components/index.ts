@@ -33,3 +33,4 @@ export {
 } from './ShareFields';
 export { addNodes, EMPTY_TREE, type TreeState } from './folderTree';
 export { FilePicker, FolderPicker, FILE_PICKER_PAGE_SIZE, type FilePickerProps, type FolderPickerProps } from './SpacePickers';
+export * from './ferry';
