@@ -63,6 +63,8 @@ export interface FerryConfig {
   peers: FerryPeer[];
   /** FERRY_SPOOL_IN: directories (comma-separated) whose packages are imported here */
   spoolIn: string[];
+  /** FERRY_ACCEPT_FROM: zones that send here over a one-way link (no channel back, so not peers) */
+  acceptFrom: string[];
   /** FERRY_POLL_MS: how often the spool is read and queued work is retried (default 5000) */
   pollMs: number;
   /** CLAMAV_DB: a signature database (file or directory) for clamscan; null: ClamAV's own */
@@ -180,6 +182,10 @@ function loadFerryConfig(env: NodeJS.ProcessEnv, cwd: string): FerryConfig {
       throw new ConfigError(`环境变量 FERRY_PEERS 中 "${name}" 的通道 "${target}" 无效：应为 spool:目录 或 https://地址`);
     }
   }
+  const acceptFrom = (nonEmpty(env.FERRY_ACCEPT_FROM) ?? '').split(',').map((z) => z.trim()).filter(Boolean);
+  for (const z of acceptFrom) {
+    if (!ZONE_NAME.test(z) || z === zone) throw new ConfigError(`环境变量 FERRY_ACCEPT_FROM 中的区域 "${z}" 无效（不能是本区域）`);
+  }
   const secret = env.FERRY_SECRET ? env.FERRY_SECRET : null;
   if (secret !== null && secret.length < 16) throw new ConfigError('环境变量 FERRY_SECRET 至少需要 16 个字符');
   const pollText = nonEmpty(env.FERRY_POLL_MS) ?? '5000';
@@ -191,6 +197,7 @@ function loadFerryConfig(env: NodeJS.ProcessEnv, cwd: string): FerryConfig {
     zone,
     secret,
     peers,
+    acceptFrom: [...new Set(acceptFrom.filter((z) => !peers.some((p) => p.zone === z)))],
     spoolIn: (nonEmpty(env.FERRY_SPOOL_IN) ?? '').split(',').map((d) => d.trim()).filter(Boolean).map((d) => path.resolve(cwd, d)),
     pollMs,
     clamavDb: nonEmpty(env.CLAMAV_DB) ? path.resolve(cwd, env.CLAMAV_DB as string) : null,

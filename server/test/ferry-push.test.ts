@@ -10,6 +10,7 @@ import { loadConfig, ConfigError } from '../src/config';
 import { createUser, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
 import { makeFile, raw } from './support/content';
 import { pruneAudit, verifyAudit } from '../src/modules/ferry/audit';
+import { directionsFor } from '../src/modules/ferry/settings';
 
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
@@ -24,7 +25,9 @@ test('ferry configuration: zone, peers, secret and poll interval are checked, in
     spoolIn: ['/srv/spool/in'],
     pollMs: 5000,
   });
-  expect(loadConfig({}, '/srv').ferry).toMatchObject({ zone: '内网', peers: [], secret: null, spoolIn: [] });
+  expect(loadConfig({}, '/srv').ferry).toMatchObject({ zone: '内网', peers: [], secret: null, spoolIn: [], acceptFrom: [] });
+  // a one-way sender: accepted from, never sent to
+  expect(loadConfig({ FERRY_ACCEPT_FROM: '外网, 研发网' }, '/srv').ferry.acceptFrom).toEqual(['外网', '研发网']);
   const bad = (env: Record<string, string>, message: RegExp) => {
     expect(() => loadConfig(env, '/srv')).toThrow(ConfigError);
     expect(() => loadConfig(env, '/srv')).toThrow(message);
@@ -36,6 +39,16 @@ test('ferry configuration: zone, peers, secret and poll interval are checked, in
   bad({ FERRY_SECRET: 'short' }, /至少需要 16 个字符/);
   bad({ FERRY_ZONE: 'a b' }, /FERRY_ZONE/);
   bad({ FERRY_POLL_MS: '5' }, /FERRY_POLL_MS/);
+  bad({ FERRY_ACCEPT_FROM: '内网' }, /FERRY_ACCEPT_FROM/);
+});
+
+test('directions: both ways with each peer, inbound only from a one-way sender; stored choices kept', () => {
+  const config = loadConfig({ FERRY_ZONE: '外网', FERRY_PEERS: '研发网=https://rd.example.com', FERRY_ACCEPT_FROM: '内网' }, '/srv').ferry;
+  expect(directionsFor(config, [{ from: '研发网', to: '外网', enabled: false, definitionId: '7' }])).toEqual([
+    { from: '外网', to: '研发网', enabled: true, definitionId: '' },
+    { from: '研发网', to: '外网', enabled: false, definitionId: '7' },
+    { from: '内网', to: '外网', enabled: true, definitionId: '' },
+  ]);
 });
 
 describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {

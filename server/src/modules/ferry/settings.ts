@@ -32,12 +32,18 @@ export const DEFAULT_FERRY_SETTINGS: FerrySettings = {
   auditRetentionDays: 180,
 };
 
-/** Every direction between this zone and a peer, both ways; a stored choice wins over the default (enabled, default flow). */
+/**
+ * Every direction between this zone and a peer, both ways, and from each one-way sender
+ * (FERRY_ACCEPT_FROM) to here; a stored choice wins over the default (enabled, default flow).
+ */
 export function directionsFor(config: FerryConfig, stored: readonly FerryDirection[]): FerryDirection[] {
-  const pairs: Array<[string, string]> = config.peers.flatMap((p) => [
-    [config.zone, p.zone] as [string, string],
-    [p.zone, config.zone] as [string, string],
-  ]);
+  const pairs: Array<[string, string]> = [
+    ...config.peers.flatMap((p) => [
+      [config.zone, p.zone] as [string, string],
+      [p.zone, config.zone] as [string, string],
+    ]),
+    ...config.acceptFrom.map((z) => [z, config.zone] as [string, string]),
+  ];
   return pairs.map(([from, to]) => {
     const saved = stored.find((d) => d.from === from && d.to === to);
     return { from, to, enabled: saved?.enabled ?? true, definitionId: saved?.definitionId ?? '' };
