@@ -2,7 +2,7 @@
 // the shell's providers and a MemoryRouter, signed in, with fixtures for the ferry settings,
 // statistics and audit records (the `api` calls are mocked by each test).
 import type { ReactElement } from 'react';
-import { act, configure, fireEvent, waitFor, within } from '@testing-library/react';
+import { configure } from '@testing-library/react';
 import type { FerryAuditRecord, FerrySettingsView, FerryStats } from '@app/shared';
 import { renderWithProviders } from '@app/shared/test';
 
@@ -14,35 +14,8 @@ export function renderPage(page: ReactElement, route = '/') {
   return renderWithProviders(page, { route, session: true });
 }
 
-/** The button whose text matches (antd puts a space between two Chinese characters). */
-export function button(scope: HTMLElement, text: string | RegExp): HTMLButtonElement {
-  const matcher = typeof text === 'string' && [...text].length === 2 ? new RegExp(`^${text[0]}\\s*${text[1]}$`) : text;
-  const found = within(scope).getAllByText(matcher, { selector: 'button, button *' });
-  const buttons = [...new Set(found.map((el) => el.closest('button') as HTMLButtonElement))];
-  if (buttons.length !== 1) throw new Error(`${buttons.length} buttons match ${String(text)}`);
-  return buttons[0];
-}
-
-/** The text of the toasts shown. */
-export const toasts = () => Array.from(document.querySelectorAll('.ant-message-notice')).map((n) => n.textContent ?? '');
-
-/** Waits until no antd spinner spins. */
-export const settled = () => waitFor(() => expect(document.querySelector('.ant-spin-spinning')).toBeNull());
-
-/** Opens an antd Select and picks the option labelled `label`. */
-export async function pickOption(select: HTMLElement, label: string) {
-  fireEvent.mouseDown(select);
-  const option = await waitFor(() => {
-    const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-select-item-option')).find(
-      (o) => !o.closest('.ant-select-dropdown-hidden') && (o.getAttribute('title') === label || o.textContent === label),
-    );
-    if (!found) throw new Error(`no option ${label}`);
-    return found;
-  });
-  await act(async () => {
-    fireEvent.click(option);
-  });
-}
+// the queries every page test uses live in shared/src/test/queries.ts
+export { button, pickOption, settled, toasts } from '@app/shared/test';
 
 export const MB = 1024 * 1024;
 

@@ -1,13 +1,16 @@
 // How the workflow tests render the remote: mounted at /workflow/* as the shell mounts it, with
 // the current address and a back button beside it, plus the fixtures of an approval.
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configure, screen } from '@testing-library/react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import type {
   WorkflowDefinition,
   WorkflowInstanceDetail,
   WorkflowInstanceRow,
 } from '@app/shared';
-import { renderWithProviders, type TestSession } from '@app/shared/test';
+import { button, renderWithProviders, type TestSession } from '@app/shared/test';
+
+// the queries every page test uses live in shared/src/test/queries.ts
+export { button, panelOf, pickOption, settled, toasts } from '@app/shared/test';
 import App from '../App';
 
 // jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected,
@@ -44,14 +47,6 @@ export function renderAt(route: string, session: TestSession | true = true) {
   );
 }
 
-/** The button whose text matches (antd puts a space between two Chinese characters). */
-export function button(scope: HTMLElement, text: string | RegExp): HTMLButtonElement {
-  const matcher = typeof text === 'string' && [...text].length === 2 ? new RegExp(`^${text[0]}\\s*${text[1]}$`) : text;
-  const found = within(scope).getAllByText(matcher, { selector: 'button, button *' });
-  const buttons = [...new Set(found.map((el) => el.closest('button') as HTMLButtonElement))];
-  if (buttons.length !== 1) throw new Error(`${buttons.length} buttons match ${String(text)}`);
-  return buttons[0];
-}
 
 /** The last menu item named `text` of the dropdown menus shown. */
 export async function menuItem(text: string) {
@@ -59,32 +54,8 @@ export async function menuItem(text: string) {
   return items[items.length - 1];
 }
 
-/** Waits until no antd spinner spins (the list has rendered what it loaded). */
-export const settled = () => waitFor(() => expect(document.querySelector('.ant-spin-spinning')).toBeNull());
-
 export const where = () => screen.getByTestId('where').textContent ?? '';
 export const ok = (scope: HTMLElement) => button(scope, '确定');
-/** The open dialog or drawer whose title is `text`. */
-export const panelOf = (text: string) =>
-  screen.getByText(text, { selector: '.ant-modal-title *, .ant-modal-title, .ant-drawer-title, .ant-modal-confirm-title' }).closest('.ant-modal, .ant-drawer') as HTMLElement;
-/** The text of the toasts shown. */
-export const toasts = () => Array.from(document.querySelectorAll('.ant-message-notice')).map((n) => n.textContent ?? '');
-
-/** Opens an antd Select and picks the option labelled `label`. */
-export async function pickOption(select: HTMLElement, label: string) {
-  fireEvent.mouseDown(select);
-  const option = await waitFor(() => {
-    const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-select-item-option')).find(
-      (o) => !o.closest('.ant-select-dropdown-hidden') && (o.getAttribute('title') === label || o.textContent === label),
-    );
-    if (!found) throw new Error(`no option ${label}`);
-    return found;
-  });
-  // the choice usually starts a load: let it settle inside act
-  await act(async () => {
-    fireEvent.click(option);
-  });
-}
 
 export const lisi = { userId: '7', name: '李四' };
 export const zhang = { userId: '1', name: '张三' };

@@ -2,6 +2,7 @@
 // checks, sensitive words, preview); any other approval shows none of it.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, ApiError, type FerryTaskDetail, type WorkflowInstanceDetail } from '@app/shared';
+import { ferryRow } from '@app/shared/test';
 import { detail, renderAt } from '../__tests__/harness';
 
 jest.setTimeout(90_000);
@@ -12,23 +13,7 @@ const SHA_A = 'a'.repeat(60) + '0f1e';
 const SHA_B = 'b'.repeat(60) + '9c8d';
 
 const task = (over: Partial<FerryTaskDetail> = {}): FerryTaskDetail => ({
-  taskId: 't1',
-  number: 'BD20261124000012',
-  fromZone: '内网',
-  targetZone: '外网',
-  recipients: ['王五', '赵六'],
-  reason: '向合作方提交季度报告',
-  status: 'pending',
-  requester: { userId: '1', name: '张三' },
-  fileCount: 2,
-  totalSize: 3 * 1024 * 1024,
-  instanceId: 'i1',
-  statusReason: '',
-  createdAt: '2026-11-24 09:30:00',
-  updatedAt: '2026-11-24 09:30:00',
-  deliveredAt: '',
-  downloadedAt: '',
-  expiresAt: '',
+  ...ferryRow({ recipients: ['王五', '赵六'], instanceId: 'i1' }),
   files: [
     {
       fileId: 'f1',
@@ -97,9 +82,9 @@ describe('摆渡内容', () => {
     // green passed, grey skipped; the message is the tooltip
     const typeTag = within(report).getByText('文件类型 通过');
     expect(typeTag).toHaveClass('ant-tag-green');
-    const avTag = within(report).getByText('病毒查杀 已跳过');
+    const avTag = within(report).getByText('病毒查杀 未检查');
     expect(avTag).toHaveClass('ant-tag-default');
-    expect(avTag).toHaveAttribute('aria-label', '病毒查杀：已跳过。未安装 ClamAV，未进行病毒查杀');
+    expect(avTag).toHaveAttribute('aria-label', '病毒查杀：未检查。未安装 ClamAV，未进行病毒查杀');
     fireEvent.mouseEnter(avTag);
     expect(await screen.findByText('未安装 ClamAV，未进行病毒查杀', { selector: '.ant-tooltip *' })).toBeInTheDocument();
     expect(within(report).queryByLabelText('敏感词命中')).not.toBeInTheDocument();

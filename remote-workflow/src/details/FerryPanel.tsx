@@ -4,23 +4,20 @@
 // automatic check and the sensitive words found with the text around them. 预览 opens the
 // submitted version while the approval is pending, when the server allows it.
 import { useCallback, useState, type ReactNode } from 'react';
-import { Alert, Button, Descriptions, Divider, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Descriptions, Divider, Spin, Tag, Typography } from 'antd';
 import EyeOutlined from '@ant-design/icons/EyeOutlined';
 import {
   api,
   apiUrl,
-  FERRY_CHECK_TEXT,
   FERRY_STATUS_COLOR,
   FERRY_STATUS_TEXT,
   formatBytes,
   isApiError,
   useLoad,
-  type FerryCheckResult,
-  type FerryKeywordHit,
   type FerryTaskDetail,
   type FerryTaskFile,
 } from '@app/shared';
-import { FileIcon } from '@app/shared/ui';
+import { FerryCheckTags, FerryKeywordHits, FileIcon } from '@app/shared/ui';
 
 export const FERRY_PANEL_TEXTS = {
   title: '摆渡内容',
@@ -32,59 +29,7 @@ export const FERRY_PANEL_TEXTS = {
   retry: '重试',
 } as const;
 
-export const CHECK_RESULT_TEXT: Record<FerryCheckResult['result'], string> = { passed: '通过', failed: '未通过', skipped: '已跳过' };
-export const CHECK_RESULT_COLOR: Record<FerryCheckResult['result'], string> = { passed: 'green', failed: 'red', skipped: 'default' };
-
 const isNotFound = (e: unknown) => isApiError(e) && (e.status === 404 || String(e.code).startsWith('404'));
-
-/** `text` with every occurrence of `keyword` (any case) marked. */
-export function highlight(text: string, keyword: string): ReactNode[] {
-  if (!keyword) return [text];
-  const parts: ReactNode[] = [];
-  const haystack = text.toLowerCase();
-  const needle = keyword.toLowerCase();
-  let from = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, from)) {
-    if (at > from) parts.push(text.slice(from, at));
-    parts.push(
-      <mark key={at} style={{ background: '#ffe58f', padding: '0 1px', borderRadius: 2 }}>
-        {text.slice(at, at + keyword.length)}
-      </mark>,
-    );
-    from = at + keyword.length;
-  }
-  if (from < text.length) parts.push(text.slice(from));
-  return parts;
-}
-
-function CheckTag({ check }: { check: FerryCheckResult }) {
-  const name = FERRY_CHECK_TEXT[check.name] ?? check.name;
-  const result = CHECK_RESULT_TEXT[check.result] ?? check.result;
-  return (
-    <Tooltip title={check.message || result}>
-      <Tag color={CHECK_RESULT_COLOR[check.result] ?? 'default'} data-result={check.result} aria-label={`${name}：${result}${check.message ? `。${check.message}` : ''}`}>
-        {name} {result}
-      </Tag>
-    </Tooltip>
-  );
-}
-
-function KeywordHits({ hits }: { hits: FerryKeywordHit[] }) {
-  return (
-    <ul aria-label="敏感词命中" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 4 }}>
-      {hits.map((h) => (
-        <li key={h.keyword} data-testid="keyword-hit" style={{ display: 'flex', gap: 8, alignItems: 'baseline', flexWrap: 'wrap' }}>
-          <Tag color="orange" style={{ marginInlineEnd: 0 }}>
-            {h.keyword} ×{h.count}
-          </Tag>
-          {h.context ? (
-            <span style={{ color: '#595959', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>“{highlight(h.context, h.keyword)}”</span>
-          ) : null}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function FileEntry({ file, canPreview, opening, onPreview }: { file: FerryTaskFile; canPreview: boolean; opening: boolean; onPreview: () => void }) {
   return (
@@ -125,17 +70,9 @@ function FileEntry({ file, canPreview, opening, onPreview }: { file: FerryTaskFi
           {
             key: 'checks',
             label: '检查结果',
-            children: file.checks.length ? (
-              <Space size={[0, 4]} wrap aria-label={`${file.name} 的检查结果`}>
-                {file.checks.map((c) => (
-                  <CheckTag key={c.name} check={c} />
-                ))}
-              </Space>
-            ) : (
-              <Typography.Text type="secondary">—</Typography.Text>
-            ),
+            children: <FerryCheckTags checks={file.checks} label={`${file.name} 的检查结果`} />,
           },
-          ...(file.keywordHits.length ? [{ key: 'keywords', label: '敏感词', children: <KeywordHits hits={file.keywordHits} /> }] : []),
+          ...(file.keywordHits.length ? [{ key: 'keywords', label: '敏感词', children: <FerryKeywordHits hits={file.keywordHits} /> }] : []),
         ]}
       />
     </li>

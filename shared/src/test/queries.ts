@@ -16,7 +16,7 @@ export const settled = () => waitFor(() => expect(document.querySelector('.ant-s
 
 /** The open dialog or drawer whose title is `text`. */
 export const panelOf = (text: string) =>
-  screen.getByText(text, { selector: '.ant-modal-title *, .ant-modal-title, .ant-drawer-title' }).closest('.ant-modal, .ant-drawer') as HTMLElement;
+  screen.getByText(text, { selector: '.ant-modal-title *, .ant-modal-title, .ant-drawer-title, .ant-modal-confirm-title' }).closest('.ant-modal, .ant-drawer') as HTMLElement;
 
 /** The text of the toasts shown. */
 export const toasts = () => Array.from(document.querySelectorAll('.ant-message-notice')).map((n) => n.textContent ?? '');

@@ -3,28 +3,26 @@
 // requester may cancel it while it is checked or approved; approvers and administrators may
 // preview a file while it waits for approval; the approval itself is one link away.
 import { useCallback, useState } from 'react';
-import { Button, Descriptions, Drawer, Popconfirm, Space, Spin, Table, Tag, Timeline, Tooltip, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Popconfirm, Space, Spin, Table, Tag, Timeline, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { Link } from 'react-router-dom';
 import {
   announceFerryChange,
   api,
   apiUrl,
-  FERRY_CHECK_TEXT,
   ferryApprovalPath,
   formatBytes,
   formatDateTime,
   isApiError,
   notify,
   useLoad,
-  type FerryCheckResult,
-  type FerryKeywordHit,
   type FerryTaskDetail,
   type FerryTaskFile,
 } from '@app/shared';
 import { FileIcon } from '../FileIcon';
 import { RowLink, useRowLinkStyle } from '../RowLink';
 import { LoadError } from '../StatusSections';
+import { FerryCheckTags, FerryKeywordHits } from './checks';
 import { FERRY_TEXTS as T, FerryStatusCell, joinNames, orDash } from './common';
 
 export interface FerryTaskDrawerProps {
@@ -35,53 +33,10 @@ export interface FerryTaskDrawerProps {
   showApprovalLink?: boolean;
 }
 
-const CHECK_COLOR: Record<FerryCheckResult['result'], string> = { passed: 'green', failed: 'red', skipped: 'default' };
-const CHECK_RESULT_TEXT: Record<FerryCheckResult['result'], string> = { passed: '通过', failed: '未通过', skipped: '未检查' };
-
 /** The start and end of a SHA-256, for a narrow column (the whole value is copied). */
 export const shortHash = (hash: string) => (hash.length > 20 ? `${hash.slice(0, 10)}…${hash.slice(-8)}` : hash);
 
 const isNotFound = (e: unknown) => isApiError(e) && (e.code === 404 || e.status === 404 || String(e.code).startsWith('404'));
-
-function CheckTags({ checks }: { checks: FerryCheckResult[] }) {
-  if (!checks.length) return <Typography.Text type="secondary">—</Typography.Text>;
-  return (
-    <Space size={[0, 4]} wrap>
-      {checks.map((c) => (
-        <Tooltip key={c.name} title={c.message || CHECK_RESULT_TEXT[c.result]}>
-          <Tag
-            color={CHECK_COLOR[c.result]}
-            data-check={c.name}
-            data-result={c.result}
-            aria-label={`${FERRY_CHECK_TEXT[c.name] ?? c.name}${CHECK_RESULT_TEXT[c.result]}${c.message ? `：${c.message}` : ''}`}
-          >
-            {FERRY_CHECK_TEXT[c.name] ?? c.name}
-          </Tag>
-        </Tooltip>
-      ))}
-    </Space>
-  );
-}
-
-function KeywordHits({ hits }: { hits: FerryKeywordHit[] }) {
-  if (!hits.length) return <Typography.Text type="secondary">—</Typography.Text>;
-  return (
-    <ul aria-label="敏感词命中" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-      {hits.map((h) => (
-        <li key={h.keyword} style={{ padding: '2px 0' }}>
-          <Tag color="orange">
-            {h.keyword} ×{h.count}
-          </Tag>
-          {h.context ? (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              …{h.context}…
-            </Typography.Text>
-          ) : null}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function TaskView({
   task,
@@ -145,8 +100,8 @@ function TaskView({
         ),
     },
     { title: '实际类型', dataIndex: 'detectedType', width: 90, render: (t: string) => t || '未知' },
-    { title: '检查结果', key: 'checks', width: 220, render: (_: unknown, f) => <CheckTags checks={f.checks} /> },
-    { title: '敏感词', key: 'hits', width: 240, render: (_: unknown, f) => <KeywordHits hits={f.keywordHits} /> },
+    { title: '检查结果', key: 'checks', width: 220, render: (_: unknown, f) => <FerryCheckTags checks={f.checks} /> },
+    { title: '敏感词', key: 'hits', width: 240, render: (_: unknown, f) => <FerryKeywordHits hits={f.keywordHits} /> },
   ];
   if (task.can.preview) {
     columns.push({

@@ -159,16 +159,17 @@ describe('FerryTaskDrawer', () => {
     expect(hash.closest('[title]')).toHaveAttribute('title', HASH);
     expect(within(pdf).getByLabelText('复制 SHA-256')).toBeInTheDocument();
     expect(within(pdf).getByText('pdf')).toBeInTheDocument();
-    expect(within(pdf).getByText('文件类型')).toHaveClass('ant-tag-green');
-    expect(within(pdf).getByText('病毒查杀')).not.toHaveClass('ant-tag-green');
-    expect(within(pdf).getByText('病毒查杀')).toHaveAttribute('aria-label', '病毒查杀未检查：未安装 ClamAV，未进行病毒查杀');
-    fireEvent.mouseEnter(within(pdf).getByText('病毒查杀'));
+    expect(within(pdf).getByText('文件类型 通过')).toHaveClass('ant-tag-green');
+    expect(within(pdf).getByText('病毒查杀 未检查')).not.toHaveClass('ant-tag-green');
+    expect(within(pdf).getByText('病毒查杀 未检查')).toHaveAttribute('aria-label', '病毒查杀：未检查。未安装 ClamAV，未进行病毒查杀');
+    fireEvent.mouseEnter(within(pdf).getByText('病毒查杀 未检查'));
     expect(await screen.findByText('未安装 ClamAV，未进行病毒查杀', { selector: '.ant-tooltip-container, .ant-tooltip-container *' })).toBeInTheDocument();
 
     const docx = within(drawer).getByText('合同.docx').closest('tr') as HTMLElement;
     const hits = within(docx).getByLabelText('敏感词命中');
     expect(hits).toHaveTextContent('机密 ×2');
-    expect(hits).toHaveTextContent('…本合同属于机密文件，请勿外传…');
+    expect(hits).toHaveTextContent('“本合同属于机密文件，请勿外传”');
+    expect(within(hits).getAllByText('机密', { selector: 'mark' })).toHaveLength(1);
 
     const events = within(drawer).getAllByTestId('ferry-event');
     expect(events.map((e) => e.textContent)).toEqual(['已提交，开始检查（张三）2026-11-24 09:30', '检查通过，等待审批2026-11-24 09:30']);
@@ -189,9 +190,9 @@ describe('FerryTaskDrawer', () => {
     const row = within(drawer).getByText('季度报告.pdf').closest('tr') as HTMLElement;
     expect(within(row).getByText('已拦截')).toBeInTheDocument();
     expect(within(row).getByText('exe')).toBeInTheDocument();
-    const tag = within(row).getByText('文件类型');
+    const tag = within(row).getByText('文件类型 未通过');
     expect(tag).toHaveClass('ant-tag-red');
-    expect(tag).toHaveAttribute('aria-label', '文件类型未通过：实际类型为 exe，不在允许的类型中');
+    expect(tag).toHaveAttribute('aria-label', '文件类型：未通过。实际类型为 exe，不在允许的类型中');
     expect(within(drawer).getByText('1 个文件未通过检查')).toBeInTheDocument();
   });
 

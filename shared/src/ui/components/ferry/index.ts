@@ -1,5 +1,5 @@
-// The file-ferry pieces of 云文档 that both the exchange space (full mode) and the simple
-// mode's 文件摆渡 show.
+// The file-ferry pieces of 云文档 that the exchange space (full mode), the simple mode's 文件摆渡
+// and the approval of a ferry task show.
 export { FerrySendForm, cleanRecipients, FERRY_RECENT_PAGE_SIZE, type FerrySendFormProps } from './FerrySendForm';
 export { FerryTaskTable, type FerryTaskTableProps } from './FerryTaskTable';
 export { FerryTaskDrawer, shortHash, type FerryTaskDrawerProps } from './FerryTaskDrawer';
@@ -13,3 +13,4 @@ export {
   useFerryChanged,
   type FerryLoadProps,
 } from './common';
+export { FerryCheckTag, FerryCheckTags, FerryKeywordHits, highlight, FERRY_CHECK_RESULT_TEXT, FERRY_CHECK_RESULT_COLOR } from './checks';
