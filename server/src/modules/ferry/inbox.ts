@@ -5,7 +5,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import yazl from 'yazl';
 import type { AppConfig } from '../../config';
@@ -38,14 +37,6 @@ const RECEIPT_LEASE_MS = 10 * 60 * 1000;
 
 const displayName = (u: Pick<UserRow, 'nick_name' | 'user_name'>) => u.nick_name || u.user_name;
 const wireId = (id: number | string) => String(id);
-
-async function md5Of(file: string): Promise<string> {
-  const hash = crypto.createHash('md5');
-  await pipeline(fs.createReadStream(file), async function* (source) {
-    for await (const chunk of source) hash.update(chunk as Buffer);
-  });
-  return hash.digest('hex');
-}
 
 export class FerryInbox {
   constructor(
@@ -119,8 +110,7 @@ export class FerryInbox {
       return;
     }
     if (!(await this.ferry.settings.direction(m.fromZone, this.ferry.zone))) throw new PackageRefused('directionClosed', `${m.fromZone} → ${this.ferry.zone}`);
-    const md5s: string[] = [];
-    for (const [i, f] of m.files.entries()) md5s.push(f.size > 0 ? await md5Of(pkg.files[i]) : '');
+    const md5s = m.files.map((f, i) => (f.size > 0 ? pkg.md5s[i] : ''));
     const settings = await this.ferry.settings.get();
     const now = Date.now();
     const expiresAt = Math.min(m.expiresAt, now + settings.expiryDays * 24 * 60 * 60 * 1000);

@@ -210,6 +210,21 @@ export interface ReceivedPackage {
   manifest: Manifest;
   dir: string;
   files: string[];
+  /** each file's MD5, computed in the same read as its SHA-256 (the file store keys content by MD5) */
+  md5s: string[];
+}
+
+/** SHA-256 and MD5 of a file in one read. */
+async function hashBoth(file: string): Promise<{ sha256: string; md5: string }> {
+  const sha = crypto.createHash('sha256');
+  const md5 = crypto.createHash('md5');
+  await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), async function* (source) {
+    for await (const chunk of source) {
+      sha.update(chunk as Buffer);
+      md5.update(chunk as Buffer);
+    }
+  });
+  return { sha256: sha.digest('hex'), md5: md5.digest('hex') };
 }
 
 export interface Rejected {
@@ -260,28 +275,32 @@ async function verify(
   secret: string,
   zone: string,
   seen: (packageId: string) => Promise<boolean>,
-): Promise<{ manifest: Manifest | null; reason: RejectReason | null; detail: string }> {
+): Promise<{ manifest: Manifest | null; reason: RejectReason | null; detail: string; md5s: string[] }> {
   let bytes: Buffer;
   let signature: string;
   try {
     bytes = await fs.promises.readFile(path.join(dir, 'manifest.json'));
     signature = await fs.promises.readFile(path.join(dir, 'manifest.sig'), 'utf8');
   } catch {
-    return { manifest: null, reason: 'unreadable', detail: '缺少清单或签名' };
+    return { manifest: null, reason: 'unreadable', detail: '缺少清单或签名', md5s: [] };
   }
-  if (!signatureHolds(bytes, signature, secret)) return { manifest: null, reason: 'badSignature', detail: '' };
+  const refuse = (m: Manifest | null, reason: RejectReason, detail = '') => ({ manifest: m, reason, detail, md5s: [] });
+  if (!signatureHolds(bytes, signature, secret)) return refuse(null, 'badSignature');
   const manifest = parseManifest(bytes);
-  if (!manifest) return { manifest: null, reason: 'unreadable', detail: '清单格式错误' };
-  if (manifest.toZone !== zone) return { manifest, reason: 'wrongZone', detail: manifest.toZone };
-  if (await seen(manifest.packageId)) return { manifest, reason: 'replayed', detail: manifest.packageId };
+  if (!manifest) return refuse(null, 'unreadable', '清单格式错误');
+  if (manifest.toZone !== zone) return refuse(manifest, 'wrongZone', manifest.toZone);
+  if (await seen(manifest.packageId)) return refuse(manifest, 'replayed', manifest.packageId);
+  const md5s: string[] = [];
   for (const [i, f] of manifest.files.entries()) {
     const file = path.join(dir, 'files', String(i));
     const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat?.isFile()) return { manifest, reason: 'missingFile', detail: f.name };
-    if (stat.size !== f.size) return { manifest, reason: 'sizeMismatch', detail: f.name };
-    if ((await hashCopy(file, null)).sha256 !== f.sha256) return { manifest, reason: 'hashMismatch', detail: f.name };
+    if (!stat?.isFile()) return refuse(manifest, 'missingFile', f.name);
+    if (stat.size !== f.size) return refuse(manifest, 'sizeMismatch', f.name);
+    const got = await hashBoth(file);
+    if (got.sha256 !== f.sha256) return refuse(manifest, 'hashMismatch', f.name);
+    md5s.push(got.md5);
   }
-  return { manifest, reason: null, detail: '' };
+  return { manifest, reason: null, detail: '', md5s };
 }
 
 const CLAIM_SUFFIX = '.claimed';
@@ -319,7 +338,7 @@ export async function receivePackageDir(
   const { manifest } = checked;
   if (reason === null && manifest) {
     try {
-      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))) });
+      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))), md5s: checked.md5s });
       await fs.promises.rm(dir, { recursive: true, force: true });
       return { accepted: manifest.packageId };
     } catch (err) {
