@@ -95,7 +95,7 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
     const created = await send('数据.bin', bytes);
     // random bytes have no known type: the default whitelist blocks them, so allow by switching the type check off
     expect(created.status).toBe('blocked');
-    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
+    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
     await ok(inner.app, 'PUT', '/api/Ferry/Settings', { token: innerAdmin, body: { ...current, typeCheck: false } });
     const again = await send('数据-2.bin', bytes);
     expect(again.status).toBe('pending');
@@ -117,7 +117,7 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
   });
 
   test('a push signed with another secret is refused before anything is written, and the task fails with the reason', async () => {
-    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
+    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
     await ok(inner.app, 'PUT', '/api/Ferry/Settings', { token: innerAdmin, body: { ...current, typeCheck: false } });
     const created = await send('另一个.txt', Buffer.from('hello'));
     const secret = inner.config.ferry.secret;

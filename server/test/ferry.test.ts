@@ -97,7 +97,7 @@ describe.each(databaseKinds())('file ferry between two zones (%s)', (kind) => {
   const approve = (instanceId: string) => ok(inner.app, 'POST', `/api/Workflow/Instances/${instanceId}/Approve`, { token: innerAdmin, body: { comment: '同意' } });
   const packages = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.pkg')) : []);
   const settings = async (app: TestServer['app'], token: string, change: Record<string, unknown>) => {
-    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, knownTypes: _k, ...current } = await ok(app, 'GET', '/api/Ferry/Settings', { token });
+    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(app, 'GET', '/api/Ferry/Settings', { token });
     return ok(app, 'PUT', '/api/Ferry/Settings', { token, body: { ...current, ...change } });
   };
   /** One round trip: the outer zone imports, sends its receipts, the inner zone imports them. */
@@ -118,7 +118,7 @@ describe.each(databaseKinds())('file ferry between two zones (%s)', (kind) => {
     expect((await ok(outer.app, 'GET', '/api/Ferry/Zones', { token: bob.token })).uploadFolderId).toBe(outerZones.uploadFolderId);
 
     const view = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
-    expect(view).toMatchObject({ zone: '内网', peers: [{ zone: '外网', channel: 'spool' }], expiryDays: 7, auditRetentionDays: 180 });
+    expect(view).toMatchObject({ zone: '内网', peers: [{ zone: '外网', channel: 'spool' }], secretConfigured: true, expiryDays: 7, auditRetentionDays: 180 });
     expect(view.directions).toEqual([
       { from: '内网', to: '外网', enabled: true, definitionId: '' },
       { from: '外网', to: '内网', enabled: true, definitionId: '' },
@@ -268,6 +268,23 @@ describe.each(databaseKinds())('file ferry between two zones (%s)', (kind) => {
     expectError(await call(outer.app, 'GET', `/api/Ferry/Inbox/${item.id}/Download`, { token: bob.token, query: { index: 0 } }), 410, /过期/);
     await roundTrip();
     expect((await task(created.taskId)).status).toBe('expired');
+  });
+
+  test('a recipient removes received files before they expire: gone here, 已移除 at the sender; others may not remove them', async () => {
+    const f = await file('临时.txt', Buffer.from('只用一次的资料'));
+    const r = (await send([f.id])).body.result;
+    await approve(r.instanceId);
+    await roundTrip();
+    const item = (await inbox()).data.find((i: any) => i.taskId === r.taskId);
+    const carol = await createUser(outer.app, outerAdmin);
+    const carolToken = (await login(outer.app, carol.userName, carol.password)).token;
+    expectError(await call(outer.app, 'DELETE', `/api/Ferry/Inbox/${item.id}`, { token: carolToken }), 404);
+    expect(await ok(outer.app, 'DELETE', `/api/Ferry/Inbox/${item.id}`, { token: bob.token })).toEqual({ id: item.id });
+    expect((await inbox()).data.find((i: any) => i.id === item.id).status).toBe('removed');
+    expectError(await call(outer.app, 'GET', `/api/Ferry/Inbox/${item.id}/Download`, { token: bob.token }), 410, /移除/);
+    expectError(await call(outer.app, 'DELETE', `/api/Ferry/Inbox/${item.id}`, { token: bob.token }), 409, /已过期或已被移除/);
+    await roundTrip();
+    expect((await task(r.taskId)).status).toBe('removed');
   });
 
   test('a rejected task and a cancelled one send nothing; their pinned content is let go', async () => {

@@ -25,6 +25,7 @@ export const settingsView = (over: Partial<FerrySettingsView> = {}): FerrySettin
     { zone: '外网', channel: 'spool' },
     { zone: '研发网', channel: 'https' },
   ],
+  secretConfigured: true,
   antivirusEngine: 'ClamAV 1.0.7',
   antivirusMissing: '',
   knownTypes: ['pdf', 'docx', 'xlsx', 'png', 'txt', 'zip', 'exe'],

@@ -50,6 +50,12 @@ describe('摆渡设置', () => {
     expect(screen.getByLabelText('过期天数')).toHaveValue('7');
     expect(screen.getByLabelText('审计保留天数')).toHaveValue('180');
     expect(screen.getByText(/网络安全法要求网络日志至少保存六个月/)).toBeInTheDocument();
+    expect(screen.queryByText(/未设置摆渡密钥/)).not.toBeInTheDocument();
+  });
+
+  it('says nothing can cross while FERRY_SECRET is not set', async () => {
+    await open(settingsView({ secretConfigured: false }));
+    expect(screen.getByText('未设置摆渡密钥（环境变量 FERRY_SECRET），不能收发摆渡包')).toBeInTheDocument();
   });
 
   it('says antivirus cannot run when ClamAV is not installed', async () => {

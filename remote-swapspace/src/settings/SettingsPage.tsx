@@ -22,6 +22,7 @@ export const SETTINGS_TEXTS = {
   defaultFlow: '默认（文件摆渡审批）',
   noDirections: '尚未配置对端区域，暂无可设置的摆渡方向',
   noPeers: '未配置',
+  noSecret: '未设置摆渡密钥（环境变量 FERRY_SECRET），不能收发摆渡包',
   fix: '请先修改标红的设置项',
 } as const;
 
@@ -224,6 +225,7 @@ function Facts({ view }: { view: FerrySettingsView }) {
             <Typography.Text type="secondary">{SETTINGS_TEXTS.noPeers}</Typography.Text>
           ),
         },
+        ...(view.secretConfigured ? [] : [{ key: 'secret', label: '摆渡密钥', children: <Alert type="error" showIcon title={SETTINGS_TEXTS.noSecret} /> }]),
         {
           key: 'antivirus',
           label: '病毒查杀引擎',

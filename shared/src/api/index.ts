@@ -171,6 +171,7 @@ export const api = {
   previewFerryFile: (body: FerryPreviewBody, config?: HttpConfig) => http.post<FerryPreview>('/Ferry/FerryFiles/PreviewInProcessing', body, config),
   getFerryInbox: (query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
     http.get<Paged<FerryInboxItem>>('/Ferry/Inbox', { ...config, params: { ...query, ...config?.params } }),
+  removeFerryInbox: (id: string, config?: HttpConfig) => http.delete<{ id: string }>(`/Ferry/Inbox/${seg(id)}`, config),
   /** the URL of a received package's file (index) or, without one, of all its files as a zip */
   ferryInboxDownloadPath: (id: string, index?: number) => `/Ferry/Inbox/${seg(id)}/Download${index === undefined ? '' : `?index=${index}`}`,
   getFerrySettings: (config?: HttpConfig) => http.get<FerrySettingsView>('/Ferry/Settings', config),

@@ -850,6 +850,8 @@ export interface FerrySettingsView extends FerrySettings {
   zone: string;
   /** configured peers and their channel */
   peers: Array<{ zone: string; channel: 'spool' | 'https' }>;
+  /** FERRY_SECRET is set (without it nothing is sent or received) */
+  secretConfigured: boolean;
   /** ClamAV found ('' when not installed: the page says antivirus cannot run) */
   antivirusEngine: string;
   /** why antivirus cannot run, in Chinese ('' when it can), e.g. 未找到 ClamAV 病毒库… */

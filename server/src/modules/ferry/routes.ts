@@ -165,6 +165,7 @@ export const ferryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ...(await ferry.settings.get()),
     zone: ferry.zone,
     peers: app.config.ferry.peers.map((p) => ({ zone: p.zone, channel: p.channel })),
+    secretConfigured: app.config.ferry.secret !== null,
     antivirusEngine: await ferry.scanner.engine(),
     antivirusMissing: await ferry.scanner.missing(),
     knownTypes: Object.keys(KNOWN_TYPES),

@@ -157,6 +157,7 @@ export const SettingsViewSchema = Type.Intersect([
   Type.Object({
     zone: Type.String(),
     peers: Type.Array(Type.Object({ zone: Type.String(), channel: Type.Union([Type.Literal('spool'), Type.Literal('https')]) })),
+    secretConfigured: Type.Boolean(),
     antivirusEngine: Type.String(),
     antivirusMissing: Type.String(),
     knownTypes: Type.Array(Type.String()),

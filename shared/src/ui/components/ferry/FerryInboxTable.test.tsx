@@ -68,6 +68,23 @@ describe('FerryInboxTable', () => {
     expect((frames[frames.length - 1] as HTMLIFrameElement).src).toBe('http://localhost/api/Ferry/Inbox/p1/Download');
   });
 
+  it('移除 asks first, then removes the files and reloads the row', async () => {
+    const inbox = jest
+      .spyOn(api, 'getFerryInbox')
+      .mockResolvedValueOnce({ data: [inboxItem()], total: 1 })
+      .mockResolvedValue({ data: [inboxItem({ status: 'removed' })], total: 1 });
+    const remove = jest.spyOn(api, 'removeFerryInbox').mockResolvedValue({ id: 'p1' });
+    renderWithProviders(<FerryInboxTable />, { session: true });
+    fireEvent.click(await screen.findByText('移除'));
+    expect(await screen.findByText(/移除后文件从本区域删除/)).toBeInTheDocument();
+    expect(remove).not.toHaveBeenCalled();
+    const confirm = document.querySelector('.ant-popconfirm-buttons .ant-btn-primary') as HTMLElement;
+    fireEvent.click(confirm);
+    await waitFor(() => expect(remove).toHaveBeenCalledWith('p1'));
+    expect(await screen.findByText('已移除，文件已删除')).toBeInTheDocument();
+    expect(inbox).toHaveBeenCalledTimes(2);
+  });
+
   it('pages through the server', async () => {
     const inbox = jest.spyOn(api, 'getFerryInbox').mockImplementation(async (q) => ({
       data: [inboxItem({ id: `p${q.page}`, reason: `第 ${q.page} 页的包` })],

@@ -1,10 +1,11 @@
 // 收到的文件 of 云文档's file ferry: the packages other zones sent to the user, paged by the
 // server. Each file downloads on its own and 全部下载 fetches the package as a zip, through the
 // browser's own downloads (a hidden frame, as every download of 云文档); the row's state is
-// asked again shortly after, for the server marks the package downloaded. Expired and removed
-// packages keep their row but have nothing left to download.
+// asked again shortly after, for the server marks the package downloaded. 移除 deletes the files
+// before they expire (the sender is told). Expired and removed packages keep their row but have
+// nothing left to download.
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
-import { Table, Tag, Typography } from 'antd';
+import { Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import {
   api,
@@ -14,6 +15,7 @@ import {
   FERRY_INBOX_STATUS_TEXT,
   formatBytes,
   formatDateTime,
+  notify,
   useLoad,
   type FerryInboxItem,
 } from '@app/shared';
@@ -43,6 +45,16 @@ export function FerryInboxTable() {
     downloadByFrame(url);
     clearTimeout(timer.current);
     timer.current = setTimeout(reload, FERRY_INBOX_RELOAD_DELAY_MS);
+  };
+
+  const remove = async (item: FerryInboxItem) => {
+    try {
+      await api.removeFerryInbox(item.id);
+    } catch {
+      return; // the http client has shown why
+    }
+    notify.success(T.removed);
+    reload();
   };
 
   const columns: TableColumnsType<FerryInboxItem> = [
@@ -88,9 +100,16 @@ export function FerryInboxTable() {
       fixed: 'end',
       render: (_: unknown, r) =>
         canDownload(r) ? (
-          <a href={ferryInboxUrl(r.id)} aria-label={`全部下载 ${r.number}`} onClick={download(ferryInboxUrl(r.id))}>
-            {T.downloadAll}
-          </a>
+          <Space size="middle">
+            <a href={ferryInboxUrl(r.id)} aria-label={`全部下载 ${r.number}`} onClick={download(ferryInboxUrl(r.id))}>
+              {T.downloadAll}
+            </a>
+            <Popconfirm title={T.removeConfirm} okText={T.remove} cancelText="取消" onConfirm={() => remove(r)}>
+              <Typography.Link type="danger" aria-label={`移除 ${r.number}`}>
+                {T.remove}
+              </Typography.Link>
+            </Popconfirm>
+          </Space>
         ) : (
           <Typography.Text type="secondary">
             {FERRY_INBOX_STATUS_TEXT[r.status]}，{T.gone}

@@ -42,6 +42,9 @@ export const FERRY_TEXTS = {
   filtered: '没有符合条件的摆渡',
   inboxEmpty: '暂时没有收到的文件',
   downloadAll: '全部下载',
+  remove: '移除',
+  removeConfirm: '移除后文件从本区域删除，不能再下载，并告知发送方。确定移除？',
+  removed: '已移除',
   gone: '文件已删除',
   // the drawer
   details: '摆渡详情',
