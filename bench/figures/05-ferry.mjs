@@ -3,7 +3,8 @@
 // default 512) is uploaded to 内网, then timed through the three stages a user waits for:
 //   submit   POST /api/Ferry/FerryTasks: SHA-256, type by content and the size checks (ClamAV
 //            off: its time is ClamAV's, not ours), until the approval has started;
-//   send     the approval's 同意 until the package is in the spool (re-hashed while copied);
+//   send     the approval's 同意 until the task is 传输中, its package in the spool (re-hashed
+//            while copied; a large task is packed after the approval's reply);
 //   arrive   the package in the spool until 外网 has verified it (SHA-256), stored it (MD5, a
 //            hard link) and listed it for the recipient (the worker polls every 100 ms).
 // Baseline, same file, same run: the least work those stages must do with the system's own
@@ -78,8 +79,14 @@ export async function run() {
       });
       if (task.status !== 'pending') throw new Error(`task ${task.taskId} is ${task.status}`);
       sync();
-      const send = await timedAsync(() => apiOk(inner, 'POST', `/api/Workflow/Instances/${task.instanceId}/Approve`, { token: admin.token, body: {} }));
-      const detail = await apiOk(inner, 'GET', `/api/Ferry/FerryTasks/${task.taskId}`, { token: admin.token });
+      let detail;
+      const send = await timedAsync(async () => {
+        await apiOk(inner, 'POST', `/api/Workflow/Instances/${task.instanceId}/Approve`, { token: admin.token, body: {} });
+        await waitFor(async () => {
+          detail = await apiOk(inner, 'GET', `/api/Ferry/FerryTasks/${task.taskId}`, { token: admin.token });
+          return detail.status !== 'approved';
+        }, 600_000, 'the package');
+      });
       if (detail.status !== 'transferring') throw new Error(`task ${task.taskId} is ${detail.status}: ${detail.statusReason}`);
       sync();
       const arrive = await timedAsync(() =>

@@ -14,6 +14,14 @@ import { directionsFor } from '../src/modules/ferry/settings';
 
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
+async function waitFor(done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 test('ferry configuration: zone, peers, secret and poll interval are checked, in Chinese', () => {
   const c = loadConfig({ FERRY_ZONE: '研发网', FERRY_PEERS: '内网=spool:./spool/out, 外网=https://outer.example.com/', FERRY_SECRET: 'x'.repeat(16), FERRY_SPOOL_IN: './spool/in' }, '/srv');
   expect(c.ferry).toMatchObject({
@@ -114,6 +122,18 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
     const outerPeer = outer.app.services.ferry.httpsPeers()[0];
     await outer.app.services.ferry.pushOutbox(outerPeer);
     expect((await task(again.taskId)).status).toBe('downloaded');
+  });
+
+  test('a large task is packed in the background once approved (the approver does not wait for the copy), and still arrives', async () => {
+    const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
+    await ok(inner.app, 'PUT', '/api/Ferry/Settings', { token: innerAdmin, body: { ...current, typeCheck: false } });
+    const bytes = crypto.randomBytes(65 * 1024 * 1024);
+    const created = await send('大文件.bin', bytes);
+    expect(created.status).toBe('pending');
+    await ok(inner.app, 'POST', `/api/Workflow/Instances/${created.instanceId}/Approve`, { token: innerAdmin, body: {} });
+    await waitFor(async () => (await task(created.taskId)).status === 'delivered', 60_000);
+    const page = await ok(outer.app, 'GET', '/api/Ferry/Inbox', { token: bob.token, query: { page: 1, pageSize: 10 } });
+    expect(page.data.find((i: any) => i.taskId === created.taskId).files[0]).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
   });
 
   test('a push signed with another secret is refused before anything is written, and the task fails with the reason', async () => {

@@ -55,6 +55,8 @@ export const FERRY_FLOW_CATEGORY = '文件摆渡';
 const SCAN_LEASE_MS = 30 * 60 * 1000;
 const SEND_LEASE_MS = 30 * 60 * 1000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Up to this many bytes the approval's reply waits until the package has been written. */
+const WAIT_FOR_SEND_BYTES = 64 * 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const STATUS_TEXT: Record<FerryTaskStatus, string> = {
@@ -540,8 +542,11 @@ export class FerryService {
         if (!(await moveTask(trx, row.id, ['pending'], 'approved', { ...decided, lease_until: 0 }, now))) return;
         await appendAudit(trx, { event: 'approval.approved', actorId: null, actorName: '系统', taskId: wireId(row.id), detail: { instanceId: wireId(end.instanceId) }, at: now });
       });
-      // sent at once where possible; the worker takes it up otherwise
-      await this.sendDue(row.id).catch(() => undefined);
+      // packing starts at once (the worker takes it up should this fail); the approver waits for
+      // it only when it is quick, never for a large task's copy
+      const sending = this.sendDue(row.id).catch(() => 0);
+      const size = (await fileTotals(this.db, [row.id])).get(Number(row.id))?.size ?? 0;
+      if (size <= WAIT_FOR_SEND_BYTES) await sending;
       return;
     }
     const revokedByRequester = end.status === INSTANCE_STATUS.revoked;
