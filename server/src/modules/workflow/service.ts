@@ -62,7 +62,6 @@ import {
   FIELD_TEXT_MAX,
   TITLE_MAX,
   type ActionBody,
-  type ApproverRule,
   type Counts,
   type Definition,
   type DefinitionBody,
