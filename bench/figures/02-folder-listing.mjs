@@ -23,8 +23,12 @@ const PAGE_RUNS = 3;
 
 /** 100,000 rows under the folder `parentId`: 2% folders, the rest files of assorted kinds. */
 export function fillLargeFolder(dbFile, parentId, count) {
-  const Database = createRequire(path.join(ROOT, 'server', 'package.json'))('better-sqlite3');
+  const serverRequire = createRequire(path.join(ROOT, 'server', 'package.json'));
+  const Database = serverRequire('better-sqlite3');
   const db = new Database(dbFile);
+  // the name index's triggers call this function of the server's connection
+  const { nameGrams } = serverRequire('./dist/modules/search/grams.js');
+  db.function('name_grams', { deterministic: true }, (text) => nameGrams(String(text ?? '')));
   db.pragma('busy_timeout = 10000');
   const parent = db.prepare('select * from items where id = ?').get(parentId);
   const now = Date.now();

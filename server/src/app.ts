@@ -20,6 +20,9 @@ import { settingsRoutes } from './modules/settings/routes';
 import { webRoutes } from './modules/web/routes';
 import { workflowRoutes } from './modules/workflow/routes';
 import { ferryRoutes } from './modules/ferry/routes';
+import { favoritesRoutes } from './modules/favorites/routes';
+import { tagsRoutes } from './modules/tags/routes';
+import { searchRoutes } from './modules/search/routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
@@ -60,6 +63,9 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(sharesRoutes);
   await api.register(workflowRoutes);
   await api.register(ferryRoutes);
+  await api.register(favoritesRoutes);
+  await api.register(tagsRoutes);
+  await api.register(searchRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

@@ -27,6 +27,10 @@ import { createScanner } from './modules/ferry/antivirus';
 import { FerryInbox } from './modules/ferry/inbox';
 import { FerryReport } from './modules/ferry/report';
 import { FERRY_SOURCE, FerryService } from './modules/ferry/service';
+import { FavoritesService } from './modules/favorites/service';
+import { ItemMarks } from './modules/tags/marks';
+import { TagsService } from './modules/tags/service';
+import { SearchService } from './modules/search/service';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
@@ -52,6 +56,10 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const ferryInbox = new FerryInbox(db, config, ferry, blobs, formatTime);
   const ferryReport = new FerryReport(db, formatTime, config.tzName, config.ferry.zone);
   workflow.onEnd(FERRY_SOURCE, (end) => ferry.onApprovalEnd(end));
+  folders.useMarks(new ItemMarks(db));
+  const favorites = new FavoritesService(db, folders, formatTime);
+  const tags = new TagsService(db, folders);
+  const search = new SearchService(db, config.databaseUrl ? 'postgres' : 'sqlite', folders, tags, config.tzName);
   return {
     formatTime,
     settings,
@@ -74,6 +82,9 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     ferry,
     ferryInbox,
     ferryReport,
+    favorites,
+    tags,
+    search,
   };
 }
 

@@ -5,7 +5,15 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { buildMigrations, migrateToLatest } from '../src/db/migrations';
+import { registerSqliteFunctions } from '../src/db/connection';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
+
+/** An in-memory database with the SQL functions the schema's triggers call. */
+function sqliteWithFunctions() {
+  const sqlite = new Database(':memory:');
+  registerSqliteFunctions(sqlite);
+  return sqlite;
+}
 
 type User = TestUser;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -33,7 +41,7 @@ async function countMismatches(db: Kysely<any>): Promise<Mismatch[]> {
 }
 
 test('upgrading an existing database fills in the live child counts of every item', async () => {
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqliteWithFunctions() }) });
   try {
     const all = buildMigrations('sqlite');
     const names = Object.keys(all).sort();

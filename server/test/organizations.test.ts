@@ -3,10 +3,18 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { buildMigrations, migrateToLatest } from '../src/db/migrations';
+import { registerSqliteFunctions } from '../src/db/connection';
 import { call, databaseKinds, login, ok, startServer, userWithToken, type TestServer } from './support/harness';
 
+/** An in-memory database with the SQL functions the schema's triggers call. */
+function sqliteWithFunctions() {
+  const sqlite = new Database(':memory:');
+  registerSqliteFunctions(sqlite);
+  return sqlite;
+}
+
 test('upgrading an existing database fills in the search key of every nickname', async () => {
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqliteWithFunctions() }) });
   try {
     const all = buildMigrations('sqlite');
     const first = Object.keys(all).sort()[0];

@@ -170,3 +170,18 @@ export const Messages = {
   noMatch: '无匹配数据',
   imageLoadFailed: '图片加载失败',
 } as const;
+
+// ---- favourites, tags and search (api-contract.md, "Favourites and tags", "Search") ----
+
+/** The favourites category that always exists (默认收藏夹). */
+export const DEFAULT_FAVORITE_CATEGORY = 0;
+/** GET /api/User/Favorites/{categoryId} with this id lists every category. */
+export const ALL_FAVORITES = -1;
+/** Longest name of a tag or a favourites category. */
+export const TAG_NAME_MAX_LENGTH = 20;
+/** The colours offered for a tag (#rrggbb; the server accepts any #rrggbb). */
+export const TAG_COLORS = ['#f5222d', '#fa8c16', '#fadb14', '#52c41a', '#13c2c2', '#1677ff', '#722ed1', '#eb2f96', '#8c8c8c'] as const;
+/** Search counts matches up to this many; beyond it `limited` is true. */
+export const SEARCH_TOTAL_LIMIT = 10_000;
+/** Session-storage key of the advanced search page's state (spec: search info). */
+export const SEARCH_INFO_KEY = 'searchInfo';

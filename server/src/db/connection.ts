@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database as Schema } from './types';
+import { nameGrams } from '../modules/search/grams';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -45,5 +46,14 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  registerSqliteFunctions(sqlite);
   return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
+
+/**
+ * The SQL functions 云文档's SQLite schema calls (the name index's triggers use name_grams):
+ * every connection that writes items needs them.
+ */
+export function registerSqliteFunctions(sqlite: Database.Database): void {
+  sqlite.function('name_grams', { deterministic: true }, (text: unknown) => nameGrams(String(text ?? '')));
 }

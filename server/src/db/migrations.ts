@@ -3,6 +3,7 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { DialectName } from './connection';
+import { PG_NAME_GRAMS } from '../modules/search/grams';
 
 export function buildMigrations(dialect: DialectName): Record<string, Migration> {
   const pg = dialect === 'postgres';
@@ -671,6 +672,107 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         for (const t of ['ferry_receipts', 'ferry_seen', 'ferry_inbox_users', 'ferry_inbox_files', 'ferry_inbox', 'ferry_task_files', 'ferry_tasks']) {
           await db.schema.dropTable(t).ifExists().execute();
         }
+      },
+    },
+    // favourites in categories, personal and public tags on items, and the name index of search
+    // (docs/integration.md, "Favourites, tags and search"): SQLite keeps two FTS5 indexes of
+    // items.name_key up to date by triggers (trigram for 3+ characters, 1- and 2-character
+    // tokens made by the connection's name_grams function); PostgreSQL uses pg_trgm and an
+    // expression index over the same tokens
+    '2026-11-24-0012-favorites-tags-search': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('favorite_categories')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addUniqueConstraint('favorite_categories_name', ['user_id', 'name_key'])
+          .execute();
+        await db.schema
+          .createTable('favorites')
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          // null: 默认收藏夹 (a deleted category's favourites fall back to it)
+          .addColumn('category_id', big, (c) => c.references('favorite_categories.id').onDelete('set null'))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('favorites_pk', ['user_id', 'item_id'])
+          .execute();
+        await db.schema.createIndex('favorites_user_time').on('favorites').columns(['user_id', 'created_at']).execute();
+        await db.schema.createIndex('favorites_category').on('favorites').columns(['user_id', 'category_id', 'created_at']).execute();
+        await db.schema.createIndex('favorites_item').on('favorites').column('item_id').execute();
+
+        await db.schema
+          .createTable('tags')
+          .addColumn('id', big, idColumn)
+          // the owner of a personal tag; 0 for a public tag (unique names per owner)
+          .addColumn('owner_id', big, (c) => c.notNull())
+          .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('name_key', 'text', (c) => c.notNull())
+          .addColumn('color', 'text', (c) => c.notNull())
+          .addColumn('created_by', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addUniqueConstraint('tags_name', ['owner_id', 'name_key'])
+          .execute();
+        await db.schema
+          .createTable('item_tags')
+          .addColumn('tag_id', big, (c) => c.notNull().references('tags.id').onDelete('cascade'))
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('created_by', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('item_tags_pk', ['tag_id', 'item_id'])
+          .execute();
+        await db.schema.createIndex('item_tags_item').on('item_tags').column('item_id').execute();
+        await db.schema.createIndex('item_tags_time').on('item_tags').columns(['tag_id', 'created_at']).execute();
+
+        // search results, newest first, without a sort of the matches
+        await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id']).execute();
+
+        if (pg) {
+          await sql.raw(PG_NAME_GRAMS).execute(db);
+          await sql`create index items_name_grams on items using gin (to_tsvector('simple', name_grams(name_key)))`.execute(db);
+          // pg_trgm is a trusted extension (PostgreSQL 13+): the database's owner may create it;
+          // without it, names of 3+ characters are matched by a scan
+          const available = await sql<{ n: number }>`select count(*) as n from pg_available_extensions where name = 'pg_trgm'`.execute(db);
+          if (Number(available.rows[0]?.n) > 0) {
+            await sql`create extension if not exists pg_trgm`.execute(db);
+            await sql`create index items_name_trgm on items using gin (name_key gin_trgm_ops)`.execute(db);
+          }
+        } else {
+          await sql`create virtual table items_name_trigram using fts5(name_key, content='items', content_rowid='id', tokenize='trigram', detail='none')`.execute(db);
+          await sql`create virtual table items_name_grams using fts5(grams, content='', contentless_delete=1, detail='none')`.execute(db);
+          await sql`insert into items_name_trigram(items_name_trigram) values ('rebuild')`.execute(db);
+          await sql`insert into items_name_grams(rowid, grams) select id, name_grams(name_key) from items`.execute(db);
+          await sql`create trigger items_name_ai after insert on items begin
+              insert into items_name_trigram(rowid, name_key) values (new.id, new.name_key);
+              insert into items_name_grams(rowid, grams) values (new.id, name_grams(new.name_key));
+            end`.execute(db);
+          await sql`create trigger items_name_ad after delete on items begin
+              insert into items_name_trigram(items_name_trigram, rowid, name_key) values ('delete', old.id, old.name_key);
+              delete from items_name_grams where rowid = old.id;
+            end`.execute(db);
+          await sql`create trigger items_name_au after update of name_key on items begin
+              insert into items_name_trigram(items_name_trigram, rowid, name_key) values ('delete', old.id, old.name_key);
+              insert into items_name_trigram(rowid, name_key) values (new.id, new.name_key);
+              delete from items_name_grams where rowid = old.id;
+              insert into items_name_grams(rowid, grams) values (new.id, name_grams(new.name_key));
+            end`.execute(db);
+        }
+      },
+      async down(db: Kysely<any>) {
+        if (pg) {
+          await sql`drop index if exists items_name_trgm`.execute(db);
+          await sql`drop index if exists items_name_grams`.execute(db);
+          await sql`drop function if exists name_grams(text)`.execute(db);
+        } else {
+          for (const t of ['items_name_ai', 'items_name_ad', 'items_name_au']) await sql.raw(`drop trigger if exists ${t}`).execute(db);
+          await sql`drop table if exists items_name_grams`.execute(db);
+          await sql`drop table if exists items_name_trigram`.execute(db);
+        }
+        await db.schema.dropIndex('items_updated').ifExists().execute();
+        for (const t of ['item_tags', 'tags', 'favorites', 'favorite_categories']) await db.schema.dropTable(t).ifExists().execute();
       },
     },
   };

@@ -497,6 +497,44 @@ export interface FerryReceiptsTable {
   last_error: string;
 }
 
+/** A user's favourites category (默认收藏夹 has no row: favourites with category_id null). */
+export interface FavoriteCategoriesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** trimmed, NFKC, lower case: unique per user */
+  name_key: string;
+  created_at: number;
+}
+
+export interface FavoritesTable {
+  user_id: number;
+  item_id: number;
+  /** null: 默认收藏夹 */
+  category_id: number | null;
+  created_at: number;
+}
+
+/** A personal tag (owner_id its owner) or a public one (owner_id 0, is_public 1). */
+export interface TagsTable {
+  id: Generated<number>;
+  owner_id: number;
+  is_public: Flag;
+  name: string;
+  name_key: string;
+  /** #rrggbb */
+  color: string;
+  created_by: number;
+  created_at: number;
+}
+
+export interface ItemTagsTable {
+  tag_id: number;
+  item_id: number;
+  created_by: number;
+  created_at: number;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -530,6 +568,10 @@ export interface Database {
   ferry_inbox_users: FerryInboxUsersTable;
   ferry_seen: FerrySeenTable;
   ferry_receipts: FerryReceiptsTable;
+  favorite_categories: FavoriteCategoriesTable;
+  favorites: FavoritesTable;
+  tags: TagsTable;
+  item_tags: ItemTagsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,6 +20,17 @@ import type {
   RecycleQuery,
   TreeNode,
 } from './types';
+import type {
+  FavoriteCategory,
+  FavoriteCategoryBody,
+  FavoriteItem,
+  FavoritesBody,
+  SearchQuery,
+  SearchResult,
+  Tag,
+  TagBody,
+  TagFilesBody,
+} from './types';
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
 import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
 import type { CreatedShare, CreateShareBody, OutsourceInfo, ShareEvent, ShareRecord, UpdateShareBody } from './types';
@@ -184,6 +195,33 @@ export const api = {
   /** the URL of the audit export (format csv or xlsx) for the same filters */
   ferryAuditExportPath: (format: 'csv' | 'xlsx', query: Omit<FerryAuditQuery, 'page' | 'pageSize'>) =>
     `/Ferry/Audit/Export?${new URLSearchParams({ format, ...Object.fromEntries(Object.entries(query).filter(([, v]) => v)) } as Record<string, string>).toString()}`,
+  // ---- favourites and tags (api-contract.md, "Favourites and tags") ----
+  getFavoriteCategories: (config?: HttpConfig) => http.get<FavoriteCategory[]>('/User/Favorites/Categories', config),
+  saveFavoriteCategory: (body: FavoriteCategoryBody, config?: HttpConfig) =>
+    http.post<FavoriteCategory>('/User/Favorites/Categories', body, config),
+  deleteFavoriteCategory: (id: number, config?: HttpConfig) =>
+    http.delete<{ moved: number }>(`/User/Favorites/Categories/${id}`, config),
+  /** categoryId -1 (ALL_FAVORITES) lists every category */
+  getFavorites: (categoryId: number, query: { page: number; pageSize: number }, config?: HttpConfig) =>
+    http.get<Paged<FavoriteItem>>(`/User/Favorites/${categoryId}`, { ...config, params: { ...query, ...config?.params } }),
+  addFavorites: (body: FavoritesBody, config?: HttpConfig) => http.post<{ added: number }>('/User/Favorites', body, config),
+  moveFavorites: (body: FavoritesBody, config?: HttpConfig) => http.put<{ moved: number }>('/User/Favorites/Move', body, config),
+  removeFavorites: (fileIds: string[], config?: HttpConfig) =>
+    http.delete<{ removed: number }>('/User/Favorites', { ...config, data: fileIds }),
+  getTags: (config?: HttpConfig) => http.get<Tag[]>('/User/Tags', config),
+  createTag: (body: TagBody, config?: HttpConfig) => http.post<Tag>('/User/Tags', body, config),
+  updateTag: (id: string, body: TagBody, config?: HttpConfig) => http.put<Tag>(`/User/Tags/${seg(id)}`, body, config),
+  deleteTag: (id: string, config?: HttpConfig) => http.delete<{ id: string }>(`/User/Tags/${seg(id)}`, config),
+  addTagsToFiles: (body: TagFilesBody, config?: HttpConfig) => http.post<{ added: number }>('/User/Tags/Files', body, config),
+  removeTagsFromFiles: (body: TagFilesBody, config?: HttpConfig) =>
+    http.delete<{ removed: number }>('/User/Tags/Files', { ...config, data: body }),
+  getTagFiles: (id: string, query: { page: number; pageSize: number }, config?: HttpConfig) =>
+    http.get<Paged<Item>>(`/User/Tags/${seg(id)}/Files`, { ...config, params: { ...query, ...config?.params } }),
+  // ---- search (api-contract.md, "Search") ----
+  searchFiles: (query: SearchQuery, config?: HttpConfig) =>
+    http.get<SearchResult>('/User/Search/Files', { ...config, params: { ...query, ...config?.params } }),
+  searchContent: (query: SearchQuery, config?: HttpConfig) =>
+    http.get<SearchResult>('/User/Search/Content', { ...config, params: { ...query, ...config?.params } }),
 };
 
 export type Api = typeof api;

@@ -121,7 +121,8 @@ export interface Item {
   createdAt: string;
   updatedAt: string;
   isFavorite: boolean;
-  tags: string[];
+  /** the caller's own tags and the public ones on this item */
+  tags: TagRef[];
   permissions: string[];
   /** shortcuts: the item pointed at (null for other items) */
   targetId?: string | null;
@@ -926,4 +927,96 @@ export interface FerryStats {
   blockedByReason: Array<{ reason: string; count: number }>;
   /** median time from submission to the approval's decision, ms; null with none decided */
   medianApprovalMs: number | null;
+}
+
+// ---- favourites and tags (api-contract.md, "Favourites and tags") ----
+
+/** A tag as an item carries it. */
+export interface TagRef {
+  id: string;
+  name: string;
+  /** #rrggbb */
+  color: string;
+}
+
+/** GET /api/User/Tags: the caller's own tags and the public ones. */
+export interface Tag extends TagRef {
+  isPublic: boolean;
+  /** items with this tag that the caller may read */
+  count: number;
+  /** true when the caller may rename, recolour or delete it (own tag, or a public one for isTagAdmin) */
+  editable: boolean;
+}
+
+/** POST /api/User/Tags, PUT /api/User/Tags/{id} */
+export interface TagBody {
+  name: string;
+  color: string;
+  isPublic?: boolean;
+}
+
+/** POST and DELETE /api/User/Tags/Files */
+export interface TagFilesBody {
+  fileIds: string[];
+  tagIds: string[];
+}
+
+/** GET /api/User/Favorites/Categories (id 0, DEFAULT_FAVORITE_CATEGORY, is 默认收藏夹, always first). */
+export interface FavoriteCategory {
+  id: number;
+  name: string;
+  count: number;
+}
+
+/** POST /api/User/Favorites/Categories: creates (no id) or renames. */
+export interface FavoriteCategoryBody {
+  id?: number;
+  name: string;
+}
+
+/** POST /api/User/Favorites, PUT /api/User/Favorites/Move */
+export interface FavoritesBody {
+  fileIds: string[];
+  categoryId: number;
+}
+
+/** A favourite as the favourites page lists it. */
+export interface FavoriteItem extends Item {
+  favoriteCategoryId: number;
+  /** when it was favourited, YYYY-MM-DD HH:mm:ss */
+  favoritedAt: string;
+}
+
+// ---- search (api-contract.md, "Search") ----
+
+export interface SearchQuery {
+  keyword: string;
+  page: number;
+  pageSize: number;
+  spaceType?: SpaceType;
+  /** only this folder's subtree */
+  folderId?: string;
+  type?: 'folder' | 'file';
+  /** one extension or several, comma-separated, without dots */
+  extension?: string;
+  sizeMin?: number;
+  sizeMax?: number;
+  /** YYYY-MM-DD (inclusive) */
+  updatedFrom?: string;
+  updatedTo?: string;
+  ownerId?: string;
+  /** comma-separated tag ids: items carrying all of them */
+  tagIds?: string;
+  sortField?: 'updatedAt' | 'name' | 'size';
+  sortOrder?: 'asc' | 'desc';
+}
+
+/** A search result: an item, and for content search a plain-text snippet around the hit. */
+export interface SearchItem extends Item {
+  highlight?: string;
+}
+
+export interface SearchResult extends Paged<SearchItem> {
+  /** true when more matched than `total` says (the count stops at SEARCH_TOTAL_LIMIT) */
+  limited?: boolean;
 }

@@ -2,6 +2,13 @@
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
 
+/** A tag as an item carries it (api-contract.md, "Favourites and tags"). */
+export const TagRefSchema = Type.Object({
+  id: IdString(),
+  name: Type.String(),
+  color: Type.String({ description: '#rrggbb' }),
+});
+
 export const ItemSchema = Type.Object(
   {
     id: IdString(),
@@ -17,8 +24,8 @@ export const ItemSchema = Type.Object(
     ownerName: Type.String(),
     createdAt: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
     updatedAt: Type.String({ description: 'YYYY-MM-DD HH:mm:ss' }),
-    isFavorite: Type.Boolean(),
-    tags: Type.Array(Type.String()),
+    isFavorite: Type.Boolean({ description: '当前用户是否已收藏' }),
+    tags: Type.Array(TagRefSchema, { description: '当前用户的个人标签和公共标签' }),
     permissions: Type.Array(Type.String(), { description: '当前用户对该项的权限' }),
     targetId: Type.Union([IdString(), Type.Null()], { description: '快捷方式指向的项；其他项为 null' }),
     targetType: Type.Union([Type.Literal('folder'), Type.Literal('file'), Type.Null()], {

@@ -122,6 +122,18 @@ export class FoldersService {
     readonly blobs: BlobStore,
   ) {}
 
+  private marks: { mark<T extends Pick<Item, 'id' | 'isFavorite' | 'tags'>>(userId: number, items: T[]): Promise<T[]> } | null = null;
+
+  /** Who sets isFavorite and tags on the items of the caller's own lists (modules/tags/marks.ts). */
+  useMarks(marks: NonNullable<FoldersService['marks']>): void {
+    this.marks = marks;
+  }
+
+  /** The caller's favourites and tags on `items` (never through a share: those would be the owner's). */
+  async marked<T extends Pick<Item, 'id' | 'isFavorite' | 'tags'>>(user: UserRow, items: T[]): Promise<T[]> {
+    return this.marks ? this.marks.mark(user.id, items) : items;
+  }
+
   /** An item as the caller sees it; `rights` must have been loaded for the row. */
   toItem(row: ItemWithOwner, user: UserRow, policy: FeaturePolicy, env: EnvironmentConfig, rights: Rights): Item {
     const rootName = row.space_type === SPACE_ENTERPRISE ? env.publicFolderName : env.personalFolderName;
@@ -226,10 +238,10 @@ export class FoldersService {
     });
     await rights.ensure(rows);
     await resolveTargets(rights, rows);
-    return {
-      folder: this.toItem(folder, user, policy, env, rights),
-      items: { data: rows.map((r) => this.toItem(r, user, policy, env, rights)), total },
-    };
+    const data = rows.map((r) => this.toItem(r, user, policy, env, rights));
+    const folderItem = this.toItem(folder, user, policy, env, rights);
+    if (!through) await this.marked(user, [folderItem, ...data]);
+    return { folder: folderItem, items: { data, total } };
   }
 
   /** POST /api/User/Files/CreateFile: an empty folder or file. */
@@ -300,7 +312,8 @@ export class FoldersService {
     const { policy, env } = await this.context(user);
     const { items: [row], rights } = await this.itemsAndRights(user, [id], policy);
     await resolveTargets(rights, [row]);
-    return this.toItem(row, user, policy, env, rights);
+    const [item] = await this.marked(user, [this.toItem(row, user, policy, env, rights)]);
+    return item;
   }
 
   /** PUT /api/User/Files/Rename/{id}?fileName=: descendants' name paths follow in the same transaction. */
@@ -334,7 +347,8 @@ export class FoldersService {
     const renamed = await findLiveItem(this.db, item.id);
     if (!renamed) throw notFound(ITEM_NOT_FOUND);
     await resolveTargets(rights, [renamed]);
-    return this.toItem(renamed, user, policy, env, rights);
+    const [result] = await this.marked(user, [this.toItem(renamed, user, policy, env, rights)]);
+    return result;
   }
 
   /** DELETE /api/User/Files: to the recycle bin, all or nothing. */

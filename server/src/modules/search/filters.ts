@@ -1,0 +1,74 @@
+// The filters of 云文档's search calls (api-contract.md, "Search"), checked and turned into
+// one SQL condition on `items`.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { UserRow } from '../../db/types';
+import { badRequest } from '../../lib/errors';
+import { parseId } from '../../lib/ids';
+import { parseDateTime } from '../../lib/time';
+import { belowPath } from '../folders/repository';
+import type { FoldersService } from '../folders/service';
+import type { TagsService } from '../tags/service';
+import type { SearchQuery } from './schemas';
+
+export const KEYWORD_MAX_LENGTH = 100;
+
+/** The trimmed keyword (1–100 characters), else 400. */
+export function cleanKeyword(raw: string | undefined): string {
+  const keyword = String(raw ?? '').normalize('NFC').trim();
+  if (!keyword) throw badRequest('请输入搜索关键词');
+  if ([...keyword].length > KEYWORD_MAX_LENGTH) throw badRequest(`搜索关键词不能超过 ${KEYWORD_MAX_LENGTH} 个字符`);
+  return keyword;
+}
+
+function dayStart(text: string, tzName: string, what: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) ? parseDateTime(`${text.trim()} 00:00:00`, tzName) : null;
+  if (ms === null) throw badRequest(`${what}应为 YYYY-MM-DD 格式的日期`);
+  return ms;
+}
+
+/** Checks the filters of `query` (a folder and tags must be visible to the caller) and returns their condition. */
+export async function searchFilters(
+  user: UserRow,
+  query: SearchQuery,
+  folders: FoldersService,
+  tags: TagsService,
+  tzName: string,
+): Promise<(eb: ExpressionBuilder<any, any>) => Expression<SqlBool>> {
+  const parts: ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>)[] = [];
+  if (query.spaceType !== undefined) parts.push((eb) => eb('items.space_type', '=', query.spaceType));
+  if (query.folderId !== undefined) {
+    const { policy } = await folders.context(user);
+    const { folder } = await folders.folderAndRights(user, query.folderId, policy);
+    parts.push((eb) => eb('items.id_path', 'like', belowPath(folder.id_path)));
+  }
+  if (query.type !== undefined) parts.push((eb) => eb('items.type', '=', query.type));
+  if (query.extension !== undefined && query.extension.trim()) {
+    const list = [...new Set(query.extension.split(/[,，\s]+/).map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter(Boolean))];
+    if (list.length > 50) throw badRequest('扩展名最多 50 个');
+    if (list.length) parts.push((eb) => eb('items.extension', 'in', list));
+  }
+  if (query.sizeMin !== undefined && query.sizeMax !== undefined && query.sizeMin > query.sizeMax) throw badRequest('最小大小不能大于最大大小');
+  if (query.sizeMin !== undefined) parts.push((eb) => eb('items.size', '>=', query.sizeMin!));
+  if (query.sizeMax !== undefined) parts.push((eb) => eb('items.size', '<=', query.sizeMax!));
+  const from = query.updatedFrom ? dayStart(query.updatedFrom, tzName, '开始日期') : null;
+  // the end day is inclusive: up to the start of the next day
+  const to = query.updatedTo ? dayStart(query.updatedTo, tzName, '结束日期') + 24 * 60 * 60 * 1000 : null;
+  if (from !== null && to !== null && from >= to) throw badRequest('开始日期不能晚于结束日期');
+  if (from !== null) parts.push((eb) => eb('items.updated_at', '>=', from));
+  if (to !== null) parts.push((eb) => eb('items.updated_at', '<', to));
+  if (query.ownerId !== undefined) parts.push((eb) => eb('items.owner_id', '=', Number(query.ownerId)));
+  if (query.tagIds !== undefined && query.tagIds.trim()) {
+    const ids = [...new Set(query.tagIds.split(/[,，\s]+/).filter(Boolean))];
+    if (ids.length > 20) throw badRequest('标签最多 20 个');
+    for (const text of ids) {
+      if (parseId(text) === null) throw badRequest('标签不存在');
+      const tag = await tags.visibleTag(user, text).catch(() => {
+        throw badRequest('标签不存在');
+      });
+      parts.push((eb) =>
+        eb.exists(eb.selectFrom('item_tags as ft').select('ft.item_id').whereRef('ft.item_id', '=', 'items.id').where('ft.tag_id', '=', tag.id)),
+      );
+    }
+  }
+  return (eb) => (parts.length ? eb.and(parts.map((p) => p(eb))) : sql<SqlBool>`1 = 1`);
+}

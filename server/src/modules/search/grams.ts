@@ -1,0 +1,39 @@
+// Tokens of 云文档's name index for keywords of one or two characters (docs/integration.md,
+// "Search"). SQLite's trigram index needs three characters, so every name also carries the
+// tokens of each of its characters and each adjacent pair, spelled in hex (`x6587`,
+// `x6587x6863`) so that any tokenizer keeps them whole whatever the script or punctuation.
+// The same spelling is made by the SQL function `name_grams` on PostgreSQL (migration
+// 2026-11-24-0012): keep the two in step.
+
+const token = (codePoint: number) => `x${codePoint.toString(16)}`;
+
+/** The space-separated distinct 1- and 2-character tokens of a (normalised) name. */
+export function nameGrams(nameKey: string): string {
+  const points = [...nameKey].map((c) => c.codePointAt(0)!);
+  const out = new Set<string>();
+  for (let i = 0; i < points.length; i++) {
+    out.add(token(points[i]));
+    if (i + 1 < points.length) out.add(token(points[i]) + token(points[i + 1]));
+  }
+  return [...out].join(' ');
+}
+
+/** The one token that finds a keyword of one or two characters; null for longer ones. */
+export function gramToken(keywordKey: string): string | null {
+  const points = [...keywordKey].map((c) => c.codePointAt(0)!);
+  if (points.length < 1 || points.length > 2) return null;
+  return points.map(token).join('');
+}
+
+/** The PostgreSQL twin of nameGrams (immutable, so that an expression index can use it). */
+export const PG_NAME_GRAMS = `
+create or replace function name_grams(t text) returns text language sql immutable parallel safe as $$
+  select coalesce(string_agg(g, ' '), '') from (
+    select distinct g from (
+      select 'x' || to_hex(ascii(substr(t, i, 1))) as g from generate_series(1, char_length(t)) as i
+      union all
+      select 'x' || to_hex(ascii(substr(t, i, 1))) || 'x' || to_hex(ascii(substr(t, i + 1, 1)))
+        from generate_series(1, char_length(t) - 1) as i
+    ) s
+  ) d
+$$`;

@@ -1,0 +1,87 @@
+// What a caller may read, as one SQL condition on items (docs/integration.md, "Favourites,
+// tags and search"): lists that span folders (search results, favourites, a tag's items) are
+// filtered and paged by the database instead of item by item. It gives the same answers as
+// RightsService: the caller's own personal space; in the enterprise space everything unless
+// the nearest policy list on an item's path gives the caller nothing (level 0).
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../../db/types';
+import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
+
+interface PathRow {
+  id: number;
+  id_path: string;
+}
+
+/** The caller's readable items: their personal space, and the enterprise space but for hidden subtrees. */
+export interface ReadScope {
+  personalOwnerId: number | null;
+  /** false: no enterprise item; true: every one; else every one but the hidden subtrees */
+  enterprise: boolean | { hidden: { root: PathRow; shown: PathRow[] }[] };
+}
+
+/** Terms of an OR are grouped by this many, so that SQLite's expression depth stays small. */
+const OR_GROUP = 100;
+
+export async function readableScope(db: Kysely<Database>, rights: LoadedRights): Promise<ReadScope> {
+  const user = rights.user;
+  const personal = rights.can({ id: 0, id_path: '', space_type: SPACE_PERSONAL, owner_id: user.id }, LEVEL.preview);
+  const scope: ReadScope = { personalOwnerId: personal ? user.id : null, enterprise: false };
+  if (user.disabled || !rights.policy.publicSpace) return scope;
+  if (user.is_doc_admin === 1) return { ...scope, enterprise: true };
+  // every live enterprise item with its own policy list, and the caller's level there
+  const listed = await db
+    .selectFrom('access_policies as p')
+    .innerJoin('items as i', 'i.id', 'p.item_id')
+    .select(['i.id', 'i.id_path', 'i.space_type', 'i.owner_id'])
+    .distinct()
+    .where('i.space_type', '=', SPACE_ENTERPRISE)
+    .where('i.deleted_at', 'is', null)
+    .execute();
+  const rows = listed.map((r) => ({ ...r, id: Number(r.id), owner_id: Number(r.owner_id), space_type: Number(r.space_type) }));
+  await rights.ensure(rows);
+  const zero = rows.filter((r) => rights.level(r) === LEVEL.none);
+  if (!zero.length) return { ...scope, enterprise: true };
+  const shown = rows.filter((r) => rights.level(r) > LEVEL.none);
+  // a hidden subtree (an item whose nearest list gives nothing) minus the subtrees below it
+  // where a nearer list gives something again (deeper hidden ones have their own entry)
+  const hidden = zero.map((root) => ({
+    root: { id: root.id, id_path: root.id_path },
+    shown: shown.filter((n) => n.id_path.startsWith(`${root.id_path}/`)).map((n) => ({ id: n.id, id_path: n.id_path })),
+  }));
+  return { ...scope, enterprise: { hidden } };
+}
+
+function anyOf(eb: ExpressionBuilder<any, any>, terms: Expression<SqlBool>[]): Expression<SqlBool> {
+  if (terms.length <= OR_GROUP) return eb.or(terms);
+  const groups: Expression<SqlBool>[] = [];
+  for (let at = 0; at < terms.length; at += OR_GROUP) groups.push(eb.or(terms.slice(at, at + OR_GROUP)));
+  return anyOf(eb, groups);
+}
+
+/** SQL: the item `alias` is `row` or lies below it. */
+function under(eb: ExpressionBuilder<any, any>, alias: string, row: PathRow): Expression<SqlBool> {
+  return eb.or([eb(sql.ref(`${alias}.id`), '=', row.id), eb(sql.ref(`${alias}.id_path`), 'like', `${row.id_path}/%`)]);
+}
+
+/** SQL: the caller may read the (live) item `alias`. */
+export function inScope(scope: ReadScope, alias = 'items') {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    const spaces: Expression<SqlBool>[] = [];
+    if (scope.personalOwnerId !== null) {
+      spaces.push(eb.and([eb(sql.ref(`${alias}.space_type`), '=', SPACE_PERSONAL), eb(sql.ref(`${alias}.owner_id`), '=', scope.personalOwnerId)]));
+    }
+    if (scope.enterprise) {
+      const enterprise = eb(sql.ref(`${alias}.space_type`), '=', SPACE_ENTERPRISE);
+      if (scope.enterprise === true) spaces.push(enterprise);
+      else {
+        const hidden = scope.enterprise.hidden.map(({ root, shown }) =>
+          shown.length
+            ? eb.and([under(eb, alias, root), eb.not(anyOf(eb, shown.map((n) => under(eb, alias, n))))])
+            : under(eb, alias, root),
+        );
+        spaces.push(eb.and([enterprise, eb.not(anyOf(eb, hidden))]));
+      }
+    }
+    return spaces.length ? eb.or(spaces) : sql<SqlBool>`1 = 0`;
+  };
+}

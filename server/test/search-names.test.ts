@@ -1,0 +1,228 @@
+// 云文档 name search (api-contract.md, "Search"): substring, case-insensitive, Chinese keywords
+// of 1, 2 and 3+ characters on both databases, renames and the recycle bin, the rights matrix
+// on results, every filter, order, paging and the count limit.
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { registerSqliteFunctions } from '../src/db/connection';
+import { buildMigrations, migrateToLatest } from '../src/db/migrations';
+import { gramToken } from '../src/modules/search/grams';
+import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
+
+describe.each(databaseKinds())('name search (%s)', (kind) => {
+  let server: TestServer;
+  let owner: TestUser;
+  let outsider: TestUser;
+  let editor: TestUser;
+  let viewer: TestUser;
+  let ownerRoot: any;
+  let publicRoot: any;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    ({ owner, outsider, editor, viewer, ownerRoot, publicRoot } = await roleCast(server.app));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const app = () => server.app;
+  const create = async (token: string, parentId: string, name: string, type: 'folder' | 'file' = 'file') =>
+    ok(app(), 'POST', '/api/User/Files/CreateFile', { token, body: { parentId, name, type } });
+  const search = (token: string, query: Record<string, string | number>) =>
+    call(app(), 'GET', '/api/User/Search/Files', { token, query: { pageSize: 1000, ...query } as any });
+  const found = async (token: string, keyword: string, query: Record<string, string | number> = {}) => {
+    const res = await search(token, { keyword, ...query });
+    expect(res.status).toBe(200);
+    return (res.body.result.data as any[]).map((i) => i.name).sort();
+  };
+  const expectError = (res: { status: number; body: any }, status: number, code: number) => {
+    expect({ status: res.status, code: res.body?.code, result: res.body?.result }).toEqual({ status, code, result: null });
+    expect(res.body.message).toMatch(HAN);
+  };
+  const setPolicies = (fileId: string, policies: { subjectType: number; subjectId: string; level: number }[]) =>
+    ok(app(), 'POST', '/api/User/FileAccessPolicies/Policies', { token: editor.token, body: { fileId, policies } });
+
+  let base: any;
+  beforeAll(async () => {
+    base = await create(owner.token, ownerRoot.id, '搜索根', 'folder');
+    const sub = await create(owner.token, base.id, '年度资料', 'folder');
+    for (const name of ['人民日报.docx', '人民.txt', '日报汇总.xlsx', '民生 Report-2024.PDF', 'report_final.md', '100%完成.txt', 'a_b.txt', 'axb.txt']) {
+      await create(owner.token, base.id, name);
+    }
+    await create(owner.token, sub.id, '年度报告.docx');
+  });
+
+  test('Chinese keywords of one, two and three characters; Latin case-insensitive; wildcards are plain text', async () => {
+    expect(await found(owner.token, '民')).toEqual(['人民.txt', '人民日报.docx', '民生 Report-2024.PDF']);
+    expect(await found(owner.token, '人民')).toEqual(['人民.txt', '人民日报.docx']);
+    expect(await found(owner.token, '日报')).toEqual(['人民日报.docx', '日报汇总.xlsx']);
+    expect(await found(owner.token, '人民日报')).toEqual(['人民日报.docx']);
+    expect(await found(owner.token, '民日')).toEqual(['人民日报.docx']);
+    expect(await found(owner.token, 'REPORT')).toEqual(['report_final.md', '民生 Report-2024.PDF']);
+    expect(await found(owner.token, 'rt-2')).toEqual(['民生 Report-2024.PDF']);
+    expect(await found(owner.token, '.pdf')).toEqual(['民生 Report-2024.PDF']);
+    expect(await found(owner.token, 'a_b')).toEqual(['a_b.txt']);
+    expect(await found(owner.token, '_')).toEqual(['a_b.txt', 'report_final.md']);
+    expect(await found(owner.token, '%')).toEqual(['100%完成.txt']);
+    expect(await found(owner.token, '年度')).toEqual(['年度报告.docx', '年度资料']);
+    expect(await found(owner.token, '不存在的名字')).toEqual([]);
+    // items carry what the file list shows
+    const res = await search(owner.token, { keyword: '人民日报' });
+    expect(res.body.result).toEqual({ data: [expect.objectContaining({ name: '人民日报.docx', namePath: expect.stringContaining('搜索根/人民日报.docx'), isFavorite: false, tags: [], permissions: expect.arrayContaining(['view']) })], total: 1, limited: false });
+  });
+
+  test('a rename is found by its new name at once and no longer by its old one; the recycle bin is never searched', async () => {
+    const file = await create(owner.token, base.id, '旧名称甲.txt');
+    expect(await found(owner.token, '旧名称')).toEqual(['旧名称甲.txt']);
+    await ok(app(), 'PUT', `/api/User/Files/Rename/${file.id}`, { token: owner.token, query: { fileName: '新标题乙.txt' } });
+    expect(await found(owner.token, '旧名称')).toEqual([]);
+    expect(await found(owner.token, '新标题')).toEqual(['新标题乙.txt']);
+    expect(await found(owner.token, '乙')).toEqual(['新标题乙.txt']);
+    await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [file.id] });
+    expect(await found(owner.token, '新标题')).toEqual([]);
+    await ok(app(), 'POST', '/api/User/Recycle/Restore', { token: owner.token, body: [file.id] });
+    expect(await found(owner.token, '新标题')).toEqual(['新标题乙.txt']);
+    await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [file.id] });
+    await ok(app(), 'DELETE', '/api/User/Recycle', { token: owner.token, body: [file.id] });
+    expect(await found(owner.token, '新标题')).toEqual([]);
+  });
+
+  test('rights: nobody finds another user’s personal files; an enterprise reader finds only what policies let them read', async () => {
+    expect(await found(outsider.token, '人民')).toEqual([]);
+    expect(await found(editor.token, '人民')).toEqual([]);
+    expect(await found(viewer.token, '年度')).toEqual([]);
+
+    const top = await create(editor.token, publicRoot.id, '权限矩阵', 'folder');
+    const open = await create(editor.token, top.id, '公开区', 'folder');
+    const closed = await create(editor.token, top.id, '保密区', 'folder');
+    const inner = await create(editor.token, closed.id, '保密区内开放', 'folder');
+    await create(editor.token, open.id, '矩阵文件一.txt');
+    await create(editor.token, closed.id, '矩阵文件二.txt');
+    await create(editor.token, inner.id, '矩阵文件三.txt');
+    const all = ['保密区内开放', '矩阵文件一.txt', '矩阵文件三.txt', '矩阵文件二.txt'];
+    expect(await found(viewer.token, '矩阵文件')).toEqual(all.filter((n) => n.startsWith('矩阵')));
+
+    // the closed folder gives the viewer nothing; a list further down gives them reading again
+    await setPolicies(closed.id, [{ subjectType: 1, subjectId: editor.userId, level: 4 }]);
+    await setPolicies(inner.id, [{ subjectType: 1, subjectId: viewer.userId, level: 1 }]);
+    expect(await found(viewer.token, '矩阵文件')).toEqual(['矩阵文件一.txt', '矩阵文件三.txt']);
+    expect(await found(viewer.token, '保密区')).toEqual(['保密区内开放']);
+    expect(await found(outsider.token, '矩阵文件')).toEqual(['矩阵文件一.txt']);
+    // the document administrator finds everything
+    expect(await found(editor.token, '矩阵文件')).toEqual(['矩阵文件一.txt', '矩阵文件三.txt', '矩阵文件二.txt']);
+    // a folder the caller cannot see cannot be searched below
+    expectError(await search(outsider.token, { keyword: '矩阵', folderId: closed.id }), 404, 404);
+    expectError(await search(outsider.token, { keyword: '人民', folderId: base.id }), 404, 404);
+  });
+
+  test('filters: space, folder subtree, type, extension, size, dates, owner and tags', async () => {
+    const q = (query: Record<string, string | number>) => found(owner.token, '报', query);
+    expect(await q({})).toEqual(['人民日报.docx', '年度报告.docx', '日报汇总.xlsx']);
+    expect(await q({ spaceType: 1 })).toEqual([]);
+    expect(await q({ spaceType: 2 })).toEqual(['人民日报.docx', '年度报告.docx', '日报汇总.xlsx']);
+    const sub = (await ok(app(), 'GET', `/api/User/Folders/${base.id}/Items`, { token: owner.token, query: { keyword: '年度资料' } })).items.data[0];
+    expect(await q({ folderId: sub.id })).toEqual(['年度报告.docx']);
+    expect(await found(owner.token, '年度', { type: 'folder' })).toEqual(['年度资料']);
+    expect(await found(owner.token, '年度', { type: 'file' })).toEqual(['年度报告.docx']);
+    expect(await q({ extension: 'xlsx' })).toEqual(['日报汇总.xlsx']);
+    expect(await q({ extension: '.DOCX,xlsx' })).toEqual(['人民日报.docx', '年度报告.docx', '日报汇总.xlsx']);
+
+    const big = (await ok(app(), 'GET', `/api/User/Folders/${base.id}/Items`, { token: owner.token, query: { keyword: '日报汇总' } })).items.data[0];
+    await app().db.updateTable('items').set({ size: 5000, updated_at: Date.parse('2025-03-15T04:00:00Z') }).where('id', '=', Number(big.id)).execute();
+    expect(await q({ sizeMin: 4000 })).toEqual(['日报汇总.xlsx']);
+    expect(await q({ sizeMax: 4000 })).toEqual(['人民日报.docx', '年度报告.docx']);
+    expect(await q({ updatedFrom: '2025-03-15', updatedTo: '2025-03-15' })).toEqual(['日报汇总.xlsx']);
+    expect(await q({ updatedTo: '2025-03-14' })).toEqual([]);
+    expect(await q({ updatedFrom: '2025-03-16' })).toEqual(['人民日报.docx', '年度报告.docx']);
+    expect(await q({ ownerId: owner.userId })).toHaveLength(3);
+    expect(await q({ ownerId: outsider.userId })).toEqual([]);
+
+    const tag = await ok(app(), 'POST', '/api/User/Tags', { token: owner.token, body: { name: '搜索标签', color: '#1677ff' } });
+    const tag2 = await ok(app(), 'POST', '/api/User/Tags', { token: owner.token, body: { name: '搜索标签二', color: '#1677ff' } });
+    await ok(app(), 'POST', '/api/User/Tags/Files', { token: owner.token, body: { fileIds: [big.id], tagIds: [tag.id, tag2.id] } });
+    expect(await q({ tagIds: tag.id })).toEqual(['日报汇总.xlsx']);
+    expect(await q({ tagIds: `${tag.id},${tag2.id}` })).toEqual(['日报汇总.xlsx']);
+    expect((await search(owner.token, { keyword: '报', tagIds: tag.id })).body.result.data[0].tags.map((t: any) => t.name)).toEqual(['搜索标签', '搜索标签二']);
+    // another user's tag is not a filter they may use
+    expectError(await search(outsider.token, { keyword: '报', tagIds: tag.id }), 400, 40001);
+
+    expectError(await search(owner.token, { keyword: '报', updatedFrom: '2025/03/15' }), 400, 40001);
+    expectError(await search(owner.token, { keyword: '报', updatedFrom: '2025-03-16', updatedTo: '2025-03-15' }), 400, 40001);
+    expectError(await search(owner.token, { keyword: '报', sizeMin: 10, sizeMax: 1 }), 400, 40001);
+  });
+
+  test('the keyword is required and bounded; the answer is paged, newest first unless asked otherwise', async () => {
+    expectError(await search(owner.token, { keyword: '   ' }), 400, 40001);
+    expectError(await search(owner.token, { keyword: '长'.repeat(101) }), 400, 40001);
+    expectError(await call(app(), 'GET', '/api/User/Search/Files', { token: owner.token }), 400, 40001);
+    expectError(await call(app(), 'GET', '/api/User/Search/Files', { query: { keyword: '人民' } as any }), 401, 401);
+
+    const dir = await create(owner.token, base.id, '分页', 'folder');
+    const now = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const f = await create(owner.token, dir.id, `分页文件${i}.txt`);
+      await app().db.updateTable('items').set({ updated_at: now - i * 60_000, size: i * 10 }).where('id', '=', Number(f.id)).execute();
+      ids.push(f.id);
+    }
+    const page = async (query: Record<string, string | number>) => (await search(owner.token, { keyword: '分页文件', ...query })).body.result;
+    const first = await page({ page: 1, pageSize: 2 });
+    expect(first.total).toBe(5);
+    expect(first.data.map((i: any) => i.id)).toEqual(ids.slice(0, 2));
+    expect((await page({ page: 3, pageSize: 2 })).data.map((i: any) => i.id)).toEqual(ids.slice(4));
+    expect((await page({ sortField: 'name', pageSize: 5 })).data.map((i: any) => i.name)).toEqual([0, 1, 2, 3, 4].map((i) => `分页文件${i}.txt`));
+    expect((await page({ sortField: 'size', sortOrder: 'desc', pageSize: 5 })).data.map((i: any) => i.id)).toEqual([...ids].reverse());
+  });
+
+  test('counts stop at 10000: more matches say limited, and pages beyond are empty', async () => {
+    const dir = await create(owner.token, base.id, '大量', 'folder');
+    const row = await app().db.selectFrom('items').selectAll().where('id', '=', Number(dir.id)).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const rows = Array.from({ length: 10_005 }, (_, i) => {
+      const name = `海量条目${String(i).padStart(5, '0')}.log`;
+      return {
+        parent_id: row.id, space_type: row.space_type, owner_id: row.owner_id, name, name_key: name.toLowerCase(), type: 'file' as const,
+        type_order: 1, extension: 'log', size: 1, id_path: '', name_path: `${row.name_path}/${name}`, sort_order: i, created_at: now, updated_at: now - i,
+      };
+    });
+    for (let at = 0; at < rows.length; at += 500) await app().db.insertInto('items').values(rows.slice(at, at + 500)).execute();
+    await app()
+      .db.updateTable('items')
+      .set({ id_path: sql<string>`${`${row.id_path}/`} || cast(id as text)` })
+      .where('parent_id', '=', row.id)
+      .execute();
+    const res = (await search(owner.token, { keyword: '海量', pageSize: 10 })).body.result;
+    expect({ total: res.total, limited: res.limited, first: res.data[0].name }).toEqual({ total: 10_000, limited: true, first: '海量条目00000.log' });
+    expect((await search(owner.token, { keyword: '海量', page: 1001, pageSize: 10 })).body.result.data).toEqual([]);
+    expect((await search(owner.token, { keyword: '海量条目00042' })).body.result).toMatchObject({ total: 1, limited: false });
+  }, 120_000);
+});
+
+test('upgrading an existing SQLite database indexes the names already there', async () => {
+  const sqlite = new Database(':memory:');
+  registerSqliteFunctions(sqlite);
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    const all = buildMigrations('sqlite');
+    const before = Object.keys(all).sort().filter((n) => n < '2026-11-24-0012');
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => Object.fromEntries(before.map((n) => [n, all[n]])) } });
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const now = Date.now();
+    const user = await db
+      .insertInto('users')
+      .values({ user_name: 'old', user_name_key: 'old', nick_name: '老用户', password_hash: 'x', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('items')
+      .values({ space_type: 2, owner_id: user.id, name: '旧的年度报告.docx', name_key: '旧的年度报告.docx', type: 'file', type_order: 1, created_at: now, updated_at: now })
+      .execute();
+    await migrateToLatest(db, 'sqlite');
+    const grams = await sql<{ rowid: number }>`select rowid from items_name_grams where items_name_grams match ${`"${gramToken('年度')}"`}`.execute(db);
+    const trigram = await sql<{ rowid: number }>`select rowid from items_name_trigram where name_key like '%年度报告%'`.execute(db);
+    expect({ grams: grams.rows.length, trigram: trigram.rows.length }).toEqual({ grams: 1, trigram: 1 });
+  } finally {
+    await db.destroy();
+  }
+});
