@@ -45,6 +45,8 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** RECYCLE_RETENTION_DAYS: items stay this many days in the recycle bin, then are purged */
   recycleRetentionDays: number;
+  /** SEARCH_INDEX_POLL_MS: how often queued files are read for full-text search (default 2000; 0 stops the background indexer) */
+  searchIndexPollMs: number;
   ferry: FerryConfig;
 }
 
@@ -139,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throw new ConfigError(`环境变量 RECYCLE_RETENTION_DAYS 的值 "${retentionText}" 不是有效的天数（1–36500 的整数）`);
   }
 
+  const pollText = nonEmpty(env.SEARCH_INDEX_POLL_MS) ?? '2000';
+  const searchIndexPollMs = Number(pollText);
+  if (!Number.isInteger(searchIndexPollMs) || (searchIndexPollMs !== 0 && searchIndexPollMs < 100) || searchIndexPollMs > 3600000) {
+    throw new ConfigError(`环境变量 SEARCH_INDEX_POLL_MS 的值 "${pollText}" 无效（0，或 100–3600000 毫秒）`);
+  }
+
   const adminUser = nonEmpty(env.ADMIN_USER) ?? 'admin';
   const ferry = loadFerryConfig(env, cwd);
   return {
@@ -157,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sessionTtlMs: 720 * DAY_MS,
     trustProxy,
     recycleRetentionDays,
+    searchIndexPollMs,
     ferry,
   };
 }

@@ -31,6 +31,7 @@ import { FavoritesService } from './modules/favorites/service';
 import { ItemMarks } from './modules/tags/marks';
 import { TagsService } from './modules/tags/service';
 import { SearchService } from './modules/search/service';
+import { ContentIndex } from './modules/search/content';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
@@ -85,6 +86,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     favorites,
     tags,
     search,
+    contentIndex: new ContentIndex(db, blobs),
   };
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database as Schema } from './types';
-import { nameGrams } from '../modules/search/grams';
+import { contentGrams, nameGrams } from '../modules/search/grams';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -51,9 +51,11 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
 }
 
 /**
- * The SQL functions 云文档's SQLite schema calls (the name index's triggers use name_grams):
+ * The SQL functions 云文档's SQLite schema calls (the search indexes' triggers use name_grams and
+ * content_grams):
  * every connection that writes items needs them.
  */
 export function registerSqliteFunctions(sqlite: Database.Database): void {
   sqlite.function('name_grams', { deterministic: true }, (text: unknown) => nameGrams(String(text ?? '')));
+  sqlite.function('content_grams', { deterministic: true }, (text: unknown) => contentGrams(String(text ?? '')));
 }

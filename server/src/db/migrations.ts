@@ -775,6 +775,90 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         for (const t of ['item_tags', 'tags', 'favorites', 'favorite_categories']) await db.schema.dropTable(t).ifExists().execute();
       },
     },
+    // full-text search (docs/integration.md, "Search"): the text of each file's master version,
+    // extracted in the background from jobs that a trigger on file_versions queues for every new
+    // master (upload, new version, copy, rollback); SQLite indexes it with FTS5 (trigram, and
+    // content_grams tokens for 1–2 CJK characters), PostgreSQL with pg_trgm
+    '2026-11-24-0013-content-search': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('item_texts')
+          .addColumn('item_id', big, (c) => c.primaryKey().references('items.id').onDelete('cascade'))
+          .addColumn('blob_id', big)
+          // done (text holds it), failed (error says why), skipped (too large), stale (to be read again)
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('text', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('truncated', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('error', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('extracted_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('item_texts_blob').on('item_texts').column('blob_id').execute();
+        await db.schema
+          .createTable('content_jobs')
+          .addColumn('item_id', big, (c) => c.primaryKey().references('items.id').onDelete('cascade'))
+          .addColumn('queued_at', big, (c) => c.notNull())
+          .addColumn('lease_until', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('content_jobs_due').on('content_jobs').columns(['lease_until', 'queued_at']).execute();
+        const nowMs = pg ? sql`(extract(epoch from clock_timestamp()) * 1000)::bigint` : sql`cast((julianday('now') - 2440587.5) * 86400000 as integer)`;
+        // every live file that has content is queued once
+        await sql`insert into content_jobs (item_id, queued_at, lease_until, attempts)
+          select v.item_id, ${nowMs}, 0, 0 from file_versions v join items i on i.id = v.item_id
+          where v.is_master = 1 and i.deleted_at is null`.execute(db);
+        if (pg) {
+          await sql.raw(`create or replace function queue_content_job() returns trigger language plpgsql as $$
+            begin
+              if new.is_master = 1 then
+                insert into content_jobs (item_id, queued_at, lease_until, attempts)
+                values (new.item_id, (extract(epoch from clock_timestamp()) * 1000)::bigint, 0, 0)
+                on conflict (item_id) do update set queued_at = excluded.queued_at, lease_until = 0, attempts = 0;
+              end if;
+              return new;
+            end $$`).execute(db);
+          await sql`create trigger file_versions_content after insert or update of is_master, blob_id on file_versions
+            for each row execute function queue_content_job()`.execute(db);
+          const trgm = await sql<{ n: number }>`select count(*) as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+          if (Number(trgm.rows[0]?.n) > 0) await sql`create index item_texts_trgm on item_texts using gin (text gin_trgm_ops)`.execute(db);
+        } else {
+          const queue = `insert into content_jobs (item_id, queued_at, lease_until, attempts)
+              values (new.item_id, cast((julianday('now') - 2440587.5) * 86400000 as integer), 0, 0)
+              on conflict (item_id) do update set queued_at = excluded.queued_at, lease_until = 0, attempts = 0;`;
+          await sql.raw(`create trigger file_versions_content_ai after insert on file_versions when new.is_master = 1 begin ${queue} end`).execute(db);
+          await sql.raw(`create trigger file_versions_content_au after update of is_master, blob_id on file_versions when new.is_master = 1 begin ${queue} end`).execute(db);
+          await sql`create virtual table item_texts_trigram using fts5(text, content='item_texts', content_rowid='item_id', tokenize='trigram', detail='none')`.execute(db);
+          await sql`create virtual table item_texts_grams using fts5(grams, content='', contentless_delete=1, detail='none')`.execute(db);
+          await sql`create trigger item_texts_ai after insert on item_texts begin
+              insert into item_texts_trigram(rowid, text) values (new.item_id, new.text);
+              insert into item_texts_grams(rowid, grams) values (new.item_id, content_grams(new.text));
+            end`.execute(db);
+          await sql`create trigger item_texts_ad after delete on item_texts begin
+              insert into item_texts_trigram(item_texts_trigram, rowid, text) values ('delete', old.item_id, old.text);
+              delete from item_texts_grams where rowid = old.item_id;
+            end`.execute(db);
+          await sql`create trigger item_texts_au after update of text on item_texts begin
+              insert into item_texts_trigram(item_texts_trigram, rowid, text) values ('delete', old.item_id, old.text);
+              insert into item_texts_trigram(rowid, text) values (new.item_id, new.text);
+              delete from item_texts_grams where rowid = old.item_id;
+              insert into item_texts_grams(rowid, grams) values (new.item_id, content_grams(new.text));
+            end`.execute(db);
+        }
+      },
+      async down(db: Kysely<any>) {
+        if (pg) {
+          await sql`drop trigger if exists file_versions_content on file_versions`.execute(db);
+          await sql`drop function if exists queue_content_job()`.execute(db);
+        } else {
+          for (const t of ['file_versions_content_ai', 'file_versions_content_au', 'item_texts_ai', 'item_texts_ad', 'item_texts_au']) {
+            await sql.raw(`drop trigger if exists ${t}`).execute(db);
+          }
+          await sql`drop table if exists item_texts_grams`.execute(db);
+          await sql`drop table if exists item_texts_trigram`.execute(db);
+        }
+        await db.schema.dropTable('content_jobs').ifExists().execute();
+        await db.schema.dropTable('item_texts').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -535,6 +535,26 @@ export interface ItemTagsTable {
   created_at: number;
 }
 
+/** The extracted text of a file's master version (full-text search). */
+export interface ItemTextsTable {
+  item_id: number;
+  blob_id: number | null;
+  /** stale: done, but to be read again (the rebuild command) */
+  status: 'done' | 'failed' | 'skipped' | 'stale';
+  text: string;
+  truncated: Flag;
+  error: string;
+  extracted_at: number;
+}
+
+/** A file whose text is to be extracted (queued by a trigger on file_versions; leased by a worker). */
+export interface ContentJobsTable {
+  item_id: number;
+  queued_at: number;
+  lease_until: number;
+  attempts: number;
+}
+
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
@@ -572,6 +592,8 @@ export interface Database {
   favorites: FavoritesTable;
   tags: TagsTable;
   item_tags: ItemTagsTable;
+  item_texts: ItemTextsTable;
+  content_jobs: ContentJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -37,3 +37,30 @@ create or replace function name_grams(t text) returns text language sql immutabl
     ) s
   ) d
 $$`;
+
+/** Han, kana, hangul and CJK punctuation-free letters: the scripts written without spaces. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+export function isCjk(text: string): boolean {
+  return [...text].every((c) => CJK.test(c));
+}
+
+/**
+ * The 1- and 2-character tokens of a document's text, for CJK characters only (words of
+ * other scripts are found through the trigram index, or scanned when shorter than three).
+ */
+export function contentGrams(text: string): string {
+  const out = new Set<string>();
+  let prev: number | null = null;
+  for (const c of text.toLowerCase()) {
+    if (!CJK.test(c)) {
+      prev = null;
+      continue;
+    }
+    const point = c.codePointAt(0)!;
+    out.add(token(point));
+    if (prev !== null) out.add(token(prev) + token(point));
+    prev = point;
+  }
+  return [...out].join(' ');
+}
