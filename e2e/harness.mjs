@@ -463,3 +463,28 @@ export function missingBuilds(...rel) {
   const missing = need.filter((p) => !fs.existsSync(path.resolve(ROOT, entry && p === 'server/dist/server.js' ? entry : p)));
   return missing.length ? `not built: ${missing.join(', ')} (run \`npm run build\`)` : null;
 }
+
+/** The context menu of a row of the file list, opened with a right click on its name. */
+export async function contextMenu(page, name) {
+  await listRow(page, name).getByText(name, { exact: true }).click({ button: 'right' });
+  const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu').last();
+  await menu.waitFor();
+  return menu;
+}
+
+/**
+ * Opens the row's context menu and clicks an entry. The list may still re-render just after a
+ * navigation and close a menu opened meanwhile; then the menu is opened again (three tries).
+ */
+export async function chooseFromContextMenu(page, name, entry) {
+  for (let attempt = 1; ; attempt++) {
+    const menu = await contextMenu(page, name);
+    try {
+      await menu.getByRole('menuitem', { name: entry }).click({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
+}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  ADMIN_PASSWORD, ADMIN_USER, OK_BUTTON, api, apiOk, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
+  ADMIN_PASSWORD, ADMIN_USER, OK_BUTTON, api, apiOk, chooseFromContextMenu, contextMenu, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 
 const T = { timeout: 240_000 };
@@ -20,31 +20,6 @@ async function createFile(server, token, parentId, name) {
   return apiOk(server, 'POST', '/api/User/Files/CreateFile', { token, body: { parentId, name, type: 'file' } });
 }
 
-
-/** The context menu of a row of the file list, opened with a right click on its name. */
-async function contextMenu(page, name) {
-  await listRow(page, name).getByText(name, { exact: true }).click({ button: 'right' });
-  const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu').last();
-  await menu.waitFor();
-  return menu;
-}
-
-/**
- * Opens the row's context menu and clicks an entry. The list may still re-render just after a
- * navigation and close a menu opened meanwhile; then the menu is opened again (three tries).
- */
-async function chooseFromContextMenu(page, name, entry) {
-  for (let attempt = 1; ; attempt++) {
-    const menu = await contextMenu(page, name);
-    try {
-      await menu.getByRole('menuitem', { name: entry }).click({ timeout: 5_000 });
-      return;
-    } catch (err) {
-      if (attempt >= 3) throw err;
-      await page.keyboard.press('Escape');
-    }
-  }
-}
 
 describe('access policies, versions and shortcuts', () => {
   /** @type {Awaited<ReturnType<typeof startServer>>} */

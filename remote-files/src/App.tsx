@@ -2,8 +2,11 @@
 // the settings pages. The shell mounts it at /file/* (section "file") and /setting/*
 // (section "setting"); the routes below are relative to that mount.
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { NotFoundSection, UnavailablePage } from '@app/shared/ui';
+import { NotFoundSection } from '@app/shared/ui';
+import { FavoritePage } from './favorite/FavoritePage';
 import { SpacePage } from './folder/SpacePage';
+import { AdvancedSearchPage } from './search/AdvancedSearchPage';
+import { TagPage } from './tag/TagPage';
 import { RecyclePage } from './recycle/RecyclePage';
 import { AboutPage, TagSettingPage } from './setting/SettingPages';
 import meta from './meta';
@@ -31,9 +34,9 @@ export default function App({ section = 'file' }: FilesAppProps) {
       <Route path="personal/*" element={<SpacePage key="personal" space="Personal" />} />
       <Route path="public/*" element={<SpacePage key="public" space="Public" />} />
       <Route path="recycle" element={<RecyclePage title={titleOf('recycle')} />} />
-      {(['favorite', 'tag', 'advancedSearch'] as const).map((key) => (
-        <Route key={key} path={key} element={<UnavailablePage title={titleOf(key)} />} />
-      ))}
+      <Route path="favorite" element={<FavoritePage title={titleOf('favorite')} />} />
+      <Route path="tag" element={<TagPage title={titleOf('tag')} />} />
+      <Route path="advancedSearch" element={<AdvancedSearchPage title={titleOf('advancedSearch')} />} />
       <Route path="*" element={<NotFoundSection />} />
     </Routes>
   );

@@ -23,7 +23,7 @@ describe('右键菜单', () => {
     await screen.findByText('季度报告.docx');
 
     const menu = await openMenuOn(screen.getByText('季度报告.docx'));
-    expect(entries(menu)).toEqual(['下载', '分享', '重命名', '复制到', '移动到', '创建快捷方式', '历史版本', '删除']);
+    expect(entries(menu)).toEqual(['下载', '分享', '重命名', '复制到', '移动到', '收藏', '标签', '创建快捷方式', '历史版本', '删除']);
     expect(checkbox('季度报告.docx')).toBeChecked();
     expect(screen.getByText('已选 1 项')).toBeInTheDocument();
 
@@ -31,7 +31,7 @@ describe('右键菜单', () => {
     await waitFor(() => expect(menu.closest('.ant-dropdown')).toHaveClass('ant-dropdown-hidden'));
 
     const folderMenu = await openMenuOn(rowOf('项目文档'));
-    expect(entries(folderMenu)).toEqual(['打开', '下载', '分享', '重命名', '复制到', '移动到', '创建快捷方式', '计算大小', '删除']);
+    expect(entries(folderMenu)).toEqual(['打开', '下载', '分享', '重命名', '复制到', '移动到', '收藏', '标签', '创建快捷方式', '计算大小', '删除']);
     // a right click elsewhere moves the selection
     expect(checkbox('项目文档')).toBeChecked();
     expect(checkbox('季度报告.docx')).not.toBeChecked();
@@ -47,9 +47,9 @@ describe('右键菜单', () => {
     renderFiles();
     await screen.findByText('季度报告.docx');
 
-    expect(entries(await openMenuOn(screen.getByText('季度报告.docx')))).toEqual(['下载', '分享', '复制到', '创建快捷方式', '历史版本']);
+    expect(entries(await openMenuOn(screen.getByText('季度报告.docx')))).toEqual(['下载', '分享', '复制到', '收藏', '标签', '创建快捷方式', '历史版本']);
     fireEvent.keyDown(window, { key: 'Escape' });
-    expect(entries(await openMenuOn(screen.getByText('项目文档')))).toEqual(['打开', '下载', '分享', '复制到', '创建快捷方式', '计算大小']);
+    expect(entries(await openMenuOn(screen.getByText('项目文档')))).toEqual(['打开', '下载', '分享', '复制到', '收藏', '标签', '创建快捷方式', '计算大小']);
   });
 
   it('offers 权限设置 on enterprise items the user manages', async () => {
@@ -67,7 +67,7 @@ describe('右键菜单', () => {
     fireEvent.click(checkbox('季度报告.docx'));
 
     const menu = await openMenuOn(screen.getByText('季度报告.docx'));
-    expect(entries(menu)).toEqual(['下载', '分享', '复制到', '移动到', '删除']);
+    expect(entries(menu)).toEqual(['下载', '分享', '复制到', '移动到', '收藏', '标签', '删除']);
     expect(screen.getByText('已选 2 项')).toBeInTheDocument();
 
     fireEvent.click(within(menu).getByText('删除'));

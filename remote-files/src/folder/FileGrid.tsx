@@ -1,9 +1,10 @@
-// The grid mode of 云文档's folder view: one tile per item with its icon, name and a
-// selection checkbox; the toolbar and the context menu act on the selection.
+// The grid mode of 云文档's folder view: one tile per item with its icon, name (and its star
+// and tags) and a selection checkbox; the toolbar and the context menu act on the selection.
 import type { HTMLAttributes, ReactNode } from 'react';
 import { Checkbox, Pagination, Spin, Typography } from 'antd';
 import { formatBytes, formatDateTime, type Item } from '@app/shared';
 import { ItemIcon, opensIn } from './itemView';
+import { ItemBadges } from './ItemBadges';
 
 export interface FileGridProps {
   items: Item[];
@@ -74,6 +75,7 @@ export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {item.type === 'file' ? formatBytes(item.size) : formatDateTime(item.updatedAt)}
                 </Typography.Text>
+                <ItemBadges item={item} max={2} />
               </div>
             );
           })}

@@ -33,8 +33,9 @@ export function FolderToolbar(props: FolderToolbarProps) {
           <Typography.Text type="secondary">已选 {selected.length} 项</Typography.Text>
           {ITEM_ACTIONS.filter((a) => a.toolbar).map((a) => {
             const allowed = applies(a, selected);
-            // single-item actions show only when they apply; the others show disabled
-            if (!a.multi && !allowed) return null;
+            // single-item actions and those of the items' state (收藏 / 取消收藏) show only when
+            // they apply; the others show disabled
+            if ((!a.multi || a.when) && !allowed) return null;
             return (
               <Button key={a.key} icon={a.icon} danger={a.danger} disabled={!allowed} onClick={() => onItemAction(a.key, selected)}>
                 {a.label}

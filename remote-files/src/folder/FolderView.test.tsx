@@ -141,8 +141,9 @@ describe('个人文件', () => {
     await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, sortField: 'size', sortOrder: 'desc' }));
   });
 
-  it('filters by keyword on the server', async () => {
+  it('searches the folder and its subfolders by keyword on the server', async () => {
     getItems.mockResolvedValue(page(personalRoot, [report]));
+    const searchFiles = jest.spyOn(api, 'searchFiles').mockResolvedValue({ data: [report], total: 1 });
     renderFiles('/file/personal');
     await screen.findByText('季度报告.docx');
 
@@ -150,7 +151,9 @@ describe('个人文件', () => {
     fireEvent.change(search, { target: { value: ' 报告 ' } });
     fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
 
-    await waitFor(() => expect(getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, keyword: '报告' }));
+    await waitFor(() => expect(searchFiles).toHaveBeenLastCalledWith({ keyword: '报告', folderId: '10', page: 1, pageSize: 50 }));
+    // the listing itself is not filtered any more
+    expect(getItems).not.toHaveBeenCalledWith('10', expect.objectContaining({ keyword: expect.anything() }));
   });
 
   it('shows the error and 重试 loads again', async () => {

@@ -4,7 +4,7 @@ import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, formatBytes, formatDateTime, jumpToFile, LIST_MAX_RENDERED_ITEMS, Messages, notify, useRoles } from '@app/shared';
-import type { FolderItems, Item, ItemsQuery } from '@app/shared';
+import type { FolderItems, Item, ItemsQuery, SearchItem } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { crumbsOf, routeSegments } from './paths';
 import { FileGrid } from './FileGrid';
@@ -15,8 +15,11 @@ import { FolderToolbar } from './FolderToolbar';
 import { RowActions } from './RowActions';
 import { ItemIcon, opensIn } from './itemView';
 import { ListContextMenu } from './ListContextMenu';
+import { ItemBadges } from './ItemBadges';
+import { useRowPatches } from './rowPatches';
 import { useManualSort } from './manualSort';
 import { useFocusItem } from './focusItem';
+import { FolderSearchResults, useFolderSearch } from '../search/FolderSearch';
 import { NameDialog } from '../actions/NameDialog';
 import { TransferFlow, type TransferMode } from '../actions/TransferFlow';
 import { ShortcutFlow } from '../actions/ShortcutFlow';
@@ -29,6 +32,8 @@ import { FolderTreePane } from '../tree/FolderTree';
 import type { TreeRefresh } from '../tree/treeStore';
 import { useDropTarget, useUploadsSettled } from '../upload';
 import { useDownload } from '../download';
+import { useFavoriteActions } from '../favorite/favoriteActions';
+import { TagFilesDialog } from '../tag/TagFilesDialog';
 
 export type Space = 'Personal' | 'Public';
 
@@ -54,6 +59,7 @@ type Panel =
   | { kind: 'rename'; item: Item }
   | { kind: 'transfer'; mode: TransferMode; items: Item[] }
   | { kind: 'share'; items: Item[] }
+  | { kind: 'tags'; items: Item[] }
   | { kind: 'shortcut' | 'size' | 'versions' | 'permissions'; item: Item };
 
 /** `key`: the folder (path segment, '' for the root) that `data` was loaded for. */
@@ -116,7 +122,6 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       const params: ItemsQuery = { page: q.page, pageSize: PAGE_SIZE };
       if (sort.sortField === 'manual') params.sortField = 'manual';
       else if (sort.sortField && sort.sortOrder) Object.assign(params, { sortField: sort.sortField, sortOrder: sort.sortOrder });
-      if (q.keyword) params.keyword = q.keyword;
       const data = await api.getItems(parentId, params);
       if (live) {
         setState({ status: 'ready', key: folderKey, data });
@@ -128,23 +133,29 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     return () => {
       live = false;
     };
-  }, [space, folderKey, q.page, sort.sortField, sort.sortOrder, q.keyword, attempt]);
+  }, [space, folderKey, q.page, sort.sortField, sort.sortOrder, attempt]);
 
   // rows of an earlier folder are not shown while another one loads
   const shown = state.key === folderKey ? state.data : undefined;
+  // 收藏 and 标签 change the rows in place, without loading the page again
+  const patches = useRowPatches(shown);
   // the list never renders more than the spec's limit of rows
-  const rows = (shown?.items.data ?? []).slice(0, LIST_MAX_RENDERED_ITEMS);
+  const rows = patches.apply((shown?.items.data ?? []).slice(0, LIST_MAX_RENDERED_ITEMS));
   // the first screen's rows first, the rest of the page right after they are painted
   const drawn = useFirstScreenFirst(rows, shown);
   const pathTo = (segs: string[]) => (segs.length ? `${basePath}/${segs.join('/')}` : basePath);
 
+  // a keyword searches the folder's whole subtree; its hits replace the listing (kept on its page)
   const filterBy = (text: string) => {
     setSearch({ folderKey, text });
-    setQuery({ ...q, page: 1, keyword: text.trim() });
+    setQuery({ ...q, keyword: text.trim() });
+    setSelectedKeys([]);
   };
+  const found = useFolderSearch(q.keyword, shown?.folder, attempt, () => setSelectedKeys([]));
+  const hits = q.keyword ? (patches.apply(found.items) as SearchItem[]) : null;
   const highlightId = useFocusItem({
     folderKey,
-    rows: shown?.items.data,
+    rows: q.keyword ? found.rows : shown?.items.data,
     select: (id) => setSelectedKeys([id]),
     filterBy,
     container: listRef,
@@ -164,7 +175,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     }
   };
 
-  const selected = rows.filter((r) => selectedKeys.includes(r.id));
+  const selected = (hits ?? rows).filter((r) => selectedKeys.includes(r.id));
   const folder = shown?.folder;
   const download = useDownload();
   useRowLinkStyle();
@@ -196,6 +207,8 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     });
   };
 
+  const favorites = useFavoriteActions((ids, isFavorite) => patches.patch(ids, { isFavorite }));
+
   const runItemAction = (key: ItemActionKey, items: Item[]) => {
     const [item] = items;
     if (!item) return;
@@ -219,6 +232,15 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       case 'delete':
         confirmDelete(items);
         break;
+      case 'favorite':
+        void favorites.favorite(items);
+        break;
+      case 'unfavorite':
+        favorites.unfavorite(items);
+        break;
+      case 'tag':
+        setPanel({ kind: 'tags', items });
+        break;
       case 'shortcut':
       case 'size':
       case 'versions':
@@ -237,8 +259,8 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     }
   };
 
-  // 手动排序: the user may reorder the folder's items when allowed to change the folder
-  const arranging = sort.sortField === 'manual' && !!folder && can(folder, 'upload');
+  // 手动排序: the user may reorder the folder's items when allowed to change the folder (not search hits)
+  const arranging = sort.sortField === 'manual' && !!folder && can(folder, 'upload') && !hits;
   const manual = useManualSort(arranging, async (item, target, position) => {
     try {
       await api.setSort(item.id, target.id, position);
@@ -269,6 +291,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
           <ItemIcon item={item} size={24} />
           {opensIn(item) ? <RowLink onClick={() => open(item)}>{item.name}</RowLink> : <span>{item.name}</span>}
+          <ItemBadges item={item} />
         </span>
       ),
     },
@@ -332,7 +355,11 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       onItemAction={runItemAction}
       onFolderAction={runFolderAction}
       searchText={searchText}
-      onSearchText={(text) => setSearch({ folderKey, text })}
+      onSearchText={(text) => {
+        setSearch({ folderKey, text });
+        // an emptied box goes back to the folder's listing
+        if (!text.trim() && q.keyword) filterBy('');
+      }}
       onSearch={filterBy}
       sort={sort}
       onSort={changeSort}
@@ -380,14 +407,28 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
             <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
           ) : (
             <ListContextMenu
-              rows={rows}
+              rows={hits ?? rows}
               selectedKeys={selectedKeys}
               onSelect={setSelectedKeys}
               folder={folder}
               onItemAction={runItemAction}
               onFolderAction={runFolderAction}
             >
-              {mode === 'grid' ? (
+              {hits ? (
+                <FolderSearchResults
+                  found={found}
+                  rows={hits}
+                  rowSelection={{
+                    selectedRowKeys: selectedKeys,
+                    onChange: (keys) => setSelectedKeys(keys.map(String)),
+                    getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
+                    getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
+                  }}
+                  onRow={itemProps}
+                  renderActions={(item) => <RowActions item={item} onAction={runItemAction} />}
+                  onOpened={() => filterBy('')}
+                />
+              ) : mode === 'grid' ? (
                 <FileGrid
                   items={drawn}
                   loading={state.status === 'loading'}
@@ -491,6 +532,16 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       <VersionsDrawer item={panel?.kind === 'versions' ? panel.item : null} onClose={closePanel} onChanged={reload} />
       <PermissionsDialog item={panel?.kind === 'permissions' ? panel.item : null} onClose={closePanel} onSaved={reload} />
       <ShareDialog items={panel?.kind === 'share' ? panel.items : null} onClose={closePanel} />
+      <TagFilesDialog
+        items={panel?.kind === 'tags' ? panel.items : null}
+        onClose={closePanel}
+        onDone={(added, removedIds) =>
+          patches.patch(
+            (panel?.kind === 'tags' ? panel.items : []).map((i) => i.id),
+            (i) => ({ tags: [...(i.tags ?? []).filter((t) => !removedIds.includes(t.id) && !added.some((a) => a.id === t.id)), ...added] }),
+          )
+        }
+      />
     </RemotePage>
   );
 }

@@ -147,9 +147,8 @@ describe('打开快捷方式', () => {
 describe('跳转到文件', () => {
   it('finds a file beyond the page loaded through a visible filter by its name', async () => {
     const far = item({ id: '99', parentId: '10', name: '远处的文件.txt', extension: 'txt', idPath: '2/10/99', permissions: WRITE });
-    mocks.getItems.mockImplementation(async (_id: string, q: { keyword?: string }) =>
-      q.keyword ? page(root, [far], 1) : page(root, [folder, file], 301),
-    );
+    mocks.getItems.mockResolvedValue(page(root, [folder, file], 301));
+    const searchFiles = jest.spyOn(api, 'searchFiles').mockResolvedValue({ data: [far], total: 1 });
     const info = jest.spyOn(api, 'getFile').mockResolvedValue(far);
     renderAt('/file/personal/2/10?focus=99');
 
@@ -157,7 +156,7 @@ describe('跳转到文件', () => {
     await waitFor(() => expect(row).toHaveAttribute('data-focused', 'true'));
     expect(within(row).getByRole('checkbox')).toBeChecked();
     expect(info).toHaveBeenCalledWith('99', expect.anything());
-    expect(mocks.getItems).toHaveBeenLastCalledWith('10', { page: 1, pageSize: 100, keyword: '远处的文件.txt' });
+    expect(searchFiles).toHaveBeenLastCalledWith({ keyword: '远处的文件.txt', folderId: '10', page: 1, pageSize: 50 });
     expect(screen.getByPlaceholderText('搜索当前文件夹')).toHaveValue('远处的文件.txt');
   });
 });

@@ -1,6 +1,7 @@
 // A jump to a file (`?focus=<id>` on its folder's route, built by the shared jump helper):
 // the file is selected, highlighted and scrolled into view. When it is not on the page
-// loaded, the list is filtered by the file's name (a visible, clearable filter) to find it.
+// loaded, the folder is searched for the file's name (the search box's visible, clearable
+// search) to find it.
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
 import { api, FOCUS_PARAM, notify, type Item } from '@app/shared';

@@ -1,5 +1,6 @@
 // Every action of 云文档's file list, described once: the toolbar, the row's links and the
 // context menu are all built from these lists and the item's rights (Item.permissions).
+// 收藏 / 取消收藏 also depend on the items' state (Item.isFavorite): a row offers one of the two.
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
 import {
@@ -17,11 +18,28 @@ import {
   ReloadOutlined,
   SafetyCertificateOutlined,
   ShareAltOutlined,
+  StarFilled,
+  StarOutlined,
+  TagsOutlined,
 } from '@ant-design/icons';
 import type { Item, ItemType } from '@app/shared';
 import { can, type ItemRight } from '../actions/permissions';
 
-export type ItemActionKey = 'open' | 'download' | 'share' | 'rename' | 'copy' | 'move' | 'shortcut' | 'size' | 'versions' | 'permissions' | 'delete';
+export type ItemActionKey =
+  | 'open'
+  | 'download'
+  | 'share'
+  | 'rename'
+  | 'copy'
+  | 'move'
+  | 'favorite'
+  | 'unfavorite'
+  | 'tag'
+  | 'shortcut'
+  | 'size'
+  | 'versions'
+  | 'permissions'
+  | 'delete';
 
 export interface ItemAction {
   key: ItemActionKey;
@@ -35,6 +53,8 @@ export interface ItemAction {
   multi?: boolean;
   /** only for items of the enterprise space */
   enterpriseOnly?: boolean;
+  /** the state the items must be in (收藏 needs one not yet a favourite); the toolbar hides it otherwise */
+  when?: (items: Item[]) => boolean;
   /** a link in the row itself (the others sit under 更多) */
   inline?: boolean;
   /** a button of the toolbar when items are selected */
@@ -51,6 +71,9 @@ export const ITEM_ACTIONS: ItemAction[] = [
   { key: 'rename', label: '重命名', icon: <EditOutlined />, right: 'rename', kinds: ALL, inline: true, toolbar: true },
   { key: 'copy', label: '复制到', icon: <CopyOutlined />, right: 'copy', kinds: ALL, multi: true, inline: true, toolbar: true },
   { key: 'move', label: '移动到', icon: <DragOutlined />, right: 'move', kinds: ALL, multi: true, inline: true, toolbar: true },
+  { key: 'favorite', label: '收藏', icon: <StarOutlined />, right: 'view', kinds: ['folder', 'file'], multi: true, toolbar: true, when: (items) => items.some((i) => !i.isFavorite) },
+  { key: 'unfavorite', label: '取消收藏', icon: <StarFilled />, right: 'view', kinds: ['folder', 'file'], multi: true, toolbar: true, when: (items) => items.some((i) => i.isFavorite) },
+  { key: 'tag', label: '标签', icon: <TagsOutlined />, right: 'view', kinds: ['folder', 'file'], multi: true, toolbar: true },
   { key: 'shortcut', label: '创建快捷方式', icon: <LinkOutlined />, right: 'view', kinds: ['folder', 'file'] },
   { key: 'size', label: '计算大小', icon: <CalculatorOutlined />, right: 'view', kinds: ['folder'] },
   { key: 'versions', label: '历史版本', icon: <HistoryOutlined />, right: 'view', kinds: ['file'] },
@@ -63,8 +86,9 @@ export const itemAction = (key: ItemActionKey) => ITEM_ACTIONS.find((a) => a.key
 /** Whether `action` applies to `items` (one item, or a selection for the multi actions). */
 export function applies(action: ItemAction, items: Item[]): boolean {
   if (!items.length || (items.length > 1 && !action.multi)) return false;
-  return items.every(
-    (i) => action.kinds.includes(i.type) && (!action.enterpriseOnly || i.spaceType === 1) && can(i, action.right),
+  return (
+    items.every((i) => action.kinds.includes(i.type) && (!action.enterpriseOnly || i.spaceType === 1) && can(i, action.right)) &&
+    (!action.when || action.when(items))
   );
 }
 

@@ -1,17 +1,9 @@
 import { Descriptions } from 'antd';
 import { APP_NAME, APP_VERSION } from '@app/shared';
-import { RemoteNav, RemotePage, UnavailablePage } from '@app/shared/ui';
+import { RemotePage } from '@app/shared/ui';
+import { settingNav as nav } from './settingNav';
 
-const SETTING_NAV = [
-  { key: 'tag', path: '/setting/tag', title: '标签管理' },
-  { key: 'about', path: '/setting/about', title: '关于' },
-];
-
-const nav = <RemoteNav entries={SETTING_NAV} label="设置导航" />;
-
-export function TagSettingPage() {
-  return <UnavailablePage title="标签管理" nav={nav} />;
-}
+export { TagSettingPage } from './TagSettingPage';
 
 export function AboutPage() {
   return (

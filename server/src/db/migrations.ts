@@ -699,8 +699,8 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
           .addColumn('created_at', big, (c) => c.notNull())
           .addPrimaryKeyConstraint('favorites_pk', ['user_id', 'item_id'])
           .execute();
-        await db.schema.createIndex('favorites_user_time').on('favorites').columns(['user_id', 'created_at']).execute();
-        await db.schema.createIndex('favorites_category').on('favorites').columns(['user_id', 'category_id', 'created_at']).execute();
+        await db.schema.createIndex('favorites_user_time').on('favorites').columns(['user_id', 'created_at', 'item_id']).execute();
+        await db.schema.createIndex('favorites_category').on('favorites').columns(['user_id', 'category_id', 'created_at', 'item_id']).execute();
         await db.schema.createIndex('favorites_item').on('favorites').column('item_id').execute();
 
         await db.schema
@@ -725,7 +725,7 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
           .addPrimaryKeyConstraint('item_tags_pk', ['tag_id', 'item_id'])
           .execute();
         await db.schema.createIndex('item_tags_item').on('item_tags').column('item_id').execute();
-        await db.schema.createIndex('item_tags_time').on('item_tags').columns(['tag_id', 'created_at']).execute();
+        await db.schema.createIndex('item_tags_time').on('item_tags').columns(['tag_id', 'created_at', 'item_id']).execute();
 
         // search results, newest first, without a sort of the matches
         await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id']).execute();

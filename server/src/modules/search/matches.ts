@@ -18,7 +18,10 @@ export function textMatches(dialect: DialectName, keyword: string) {
       return eb('t.item_id', 'in', sql`(select rowid from item_texts_grams where item_texts_grams match ${`"${gramToken(key)}"`})`);
     }
     if (short) return sql<SqlBool>`t.text like ${pattern} escape '\\'`;
-    return eb('t.item_id', 'in', sql`(select rowid from item_texts_trigram where text like ${pattern} escape '\\')`);
+    // FTS5 uses its trigram index for a plain LIKE only (with ESCAPE it scans); a keyword with
+    // LIKE's own wildcards in it is rare, and then scans
+    if (!/[\\%_]/.test(key)) return eb('t.item_id', 'in', sql`(select rowid from item_texts_trigram where text like ${`%${key}%`})`);
+    return sql<SqlBool>`t.text like ${pattern} escape '\\'`;
   };
 }
 

@@ -3,7 +3,7 @@
 // SQLite: 3+ characters through the FTS5 trigram table (LIKE on it uses the index), 1–2
 // through the FTS5 table of name_grams tokens. PostgreSQL: LIKE served by pg_trgm's GIN
 // index, 1–2 characters through the tsvector index over name_grams.
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import { itemNameKey } from '../folders/repository';
 import { gramToken } from './grams';
@@ -12,20 +12,36 @@ export function likePattern(keywordKey: string): string {
   return `%${keywordKey.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** SQL: the name of `items` contains the keyword. */
-export function nameMatches(dialect: DialectName, keyword: string) {
+/**
+ * A GLOB pattern for a substring of a lower-case key. FTS5's trigram index serves GLOB and a
+ * plain LIKE, but not LIKE … ESCAPE (that scans the whole table); GLOB's own wildcards are
+ * quoted in brackets, and the key is already lower case, so GLOB's case-sensitivity is right.
+ */
+export function globPattern(keywordKey: string): string {
+  return `*${keywordKey.replace(/[*?[]/g, (c) => `[${c}]`)}*`;
+}
+
+/**
+ * Narrows a query of `items` to the names containing the keyword.
+ * - SQLite, `walk` false: joined with the index's matches, so that the index drives the query
+ *   (counting stops after the limit without reading every match first);
+ * - SQLite, `walk` true: a plain check of each row, for a query that walks items_updated
+ *   newest first (keywords with more matches than are counted: sorting them all would cost
+ *   more than reading the newest items until a page is full);
+ * - PostgreSQL: LIKE (pg_trgm) or the 1–2-character token index, the planner chooses.
+ */
+export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: DialectName, keyword: string, q: Q, walk = false): Q {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
-  const pattern = likePattern(key);
-  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
-    if (dialect === 'postgres') {
-      return token
-        ? sql<SqlBool>`to_tsvector('simple', name_grams(items.name_key)) @@ to_tsquery('simple', ${token})`
-        : sql<SqlBool>`items.name_key like ${pattern} escape '\\'`;
-    }
-    const candidates = token
-      ? sql`(select rowid from items_name_grams where items_name_grams match ${`"${token}"`})`
-      : sql`(select rowid from items_name_trigram where name_key like ${pattern} escape '\\')`;
-    return token ? eb('items.id', 'in', candidates) : eb.and([eb('items.id', 'in', candidates), sql<SqlBool>`items.name_key like ${pattern} escape '\\'`]);
-  };
+  const like = sql<SqlBool>`items.name_key like ${likePattern(key)} escape '\\'`;
+  if (dialect === 'postgres') {
+    return q.where(token ? sql<SqlBool>`to_tsvector('simple', name_grams(items.name_key)) @@ to_tsquery('simple', ${token})` : like) as Q;
+  }
+  if (walk) return q.where(like) as Q;
+  const candidates = token
+    ? sql<{ rowid: number }>`(select rowid from items_name_grams where items_name_grams match ${`"${token}"`})`
+    : sql<{ rowid: number }>`(select rowid from items_name_trigram where name_key glob ${globPattern(key)})`;
+  const joined = q.innerJoin(candidates.as('f'), (join) => join.onRef('f.rowid' as never, '=', 'items.id' as never)) as unknown as Q;
+  // a token is the exact substring; a trigram match is checked against the name itself
+  return (token ? joined : joined.where(like)) as Q;
 }

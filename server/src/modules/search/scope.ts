@@ -29,11 +29,11 @@ export async function readableScope(db: Kysely<Database>, rights: LoadedRights):
   if (user.disabled || !rights.policy.publicSpace) return scope;
   if (user.is_doc_admin === 1) return { ...scope, enterprise: true };
   // every live enterprise item with its own policy list, and the caller's level there
+  // driven by the (small) policy table: joined the other way round, SQLite would walk every item
   const listed = await db
-    .selectFrom('access_policies as p')
-    .innerJoin('items as i', 'i.id', 'p.item_id')
+    .selectFrom('items as i')
     .select(['i.id', 'i.id_path', 'i.space_type', 'i.owner_id'])
-    .distinct()
+    .where('i.id', 'in', db.selectFrom('access_policies').select('item_id'))
     .where('i.space_type', '=', SPACE_ENTERPRISE)
     .where('i.deleted_at', 'is', null)
     .execute();

@@ -1,7 +1,7 @@
 // 云文档 search (api-contract.md, "Search"): by name, and by the text inside documents. Only
 // what the caller may read, never the recycle bin, newest first unless sortField says
 // otherwise; matches are counted up to SEARCH_TOTAL_LIMIT (beyond it `limited` is true).
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import type { Database, UserRow } from '../../db/types';
 import type { FoldersService } from '../folders/service';
@@ -9,7 +9,7 @@ import type { TagsService } from '../tags/service';
 import { cleanKeyword, searchFilters } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
-import { nameMatches } from './names';
+import { matchName } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
 import { inScope, readableScope } from './scope';
 
@@ -27,7 +27,7 @@ export class SearchService {
   /** GET /api/User/Search/Files: names containing the keyword. */
   files(user: UserRow, query: SearchQuery): Promise<SearchResult> {
     const keyword = cleanKeyword(query.keyword);
-    return this.run(user, query, (q) => q.where(nameMatches(this.dialect, keyword)), null);
+    return this.run(user, query, (q, walk) => matchName(this.dialect, keyword, q, walk), null);
   }
 
   /** GET /api/User/Search/Content: documents whose extracted text contains the keyword, with a snippet. */
@@ -44,7 +44,8 @@ export class SearchService {
   private async run(
     user: UserRow,
     query: SearchQuery,
-    match: (q: SelectQueryBuilder<any, any, any>) => SelectQueryBuilder<any, any, any>,
+    /** `walk`: many matches, newest first: read the items in that order rather than sort every match */
+    match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>,
     /** content search: the keyword whose snippet each result carries */
     snippetFor: string | null,
   ): Promise<SearchResult> {
@@ -54,47 +55,74 @@ export class SearchService {
     const scope = await readableScope(this.db, rights);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
-    const base = match(this.db.selectFrom('items') as SelectQueryBuilder<any, any, any>)
-      .where('items.deleted_at', 'is', null)
-      .where('items.parent_id', 'is not', null)
-      .where(inScope(scope))
-      .where(filters);
+    const base = (walk: boolean) =>
+      match(this.db.selectFrom('items') as SelectQueryBuilder<any, any, any>, walk)
+        .where('items.deleted_at', 'is', null)
+        .where('items.parent_id', 'is not', null)
+        .where(inScope(scope))
+        .where(filters);
     const offset = (page - 1) * pageSize;
     const dir = query.sortOrder ?? (query.sortField === 'name' ? 'asc' : 'desc');
-    let ordered = base.select('items.id');
-    if (snippetFor !== null) {
-      ordered = ordered.select([
-        snippetOf(this.dialect, snippetFor).as('snippet'),
-        hitPosition(this.dialect, snippetFor).as('hit'),
-        sql<number>`length(t.text)`.as('text_length'),
-      ]);
+    const sortColumn = query.sortField === 'name' ? 'items.name_key' : query.sortField === 'size' ? 'items.size' : 'items.updated_at';
+    // one pass over the matches (the index drives it and stops after the limit) counts them and
+    // gives their sort keys: up to the limit, the page is cut from these without a second query
+    const matches = await base(false)
+      .select(['items.id', `${sortColumn} as k`])
+      .limit(SEARCH_TOTAL_LIMIT + 1)
+      .execute();
+    const n = matches.length;
+    const take = Math.max(0, Math.min(pageSize, SEARCH_TOTAL_LIMIT - offset));
+    let ids: number[];
+    if (n <= SEARCH_TOTAL_LIMIT || !take) {
+      const sign = dir === 'asc' ? 1 : -1;
+      const key = (v: unknown) => (typeof v === 'string' ? v : Number(v));
+      matches.sort((a, b) => {
+        const ka = key(a.k);
+        const kb = key(b.k);
+        if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
+        return (Number(a.id) - Number(b.id)) * sign;
+      });
+      ids = matches.slice(offset, offset + take).map((m) => Number(m.id));
+    } else {
+      // more matches than are counted: read the items in the order asked until the page is full
+      // (name search newest first walks items_updated; sorting every match would cost more)
+      const walk = snippetFor === null && sortColumn === 'items.updated_at';
+      const paged = base(walk).select('items.id').orderBy(sortColumn, dir).orderBy('items.id', dir).limit(take).offset(offset);
+      const rows = walk && this.dialect === 'sqlite' ? await this.alongUpdates(paged) : await paged.execute();
+      ids = rows.map((r) => Number(r.id));
     }
-    if (query.sortField === 'name') ordered = ordered.orderBy('items.name_key', dir);
-    else if (query.sortField === 'size') ordered = ordered.orderBy('items.size', dir);
-    else ordered = ordered.orderBy('items.updated_at', dir);
-    const [counted, rows] = await Promise.all([
-      this.db
-        .selectFrom(base.select('items.id').limit(SEARCH_TOTAL_LIMIT + 1).as('m'))
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow(),
-      offset >= SEARCH_TOTAL_LIMIT
-        ? Promise.resolve([])
-        : ordered.orderBy('items.id', dir).limit(Math.min(pageSize, SEARCH_TOTAL_LIMIT - offset)).offset(offset).execute(),
-    ]);
-    const n = Number(counted.n);
-    const items = await itemsInOrder(this.db, this.folders, user, rights, rows.map((r: { id: number }) => Number(r.id)));
-    const snippets = new Map<number, string>(
-      snippetFor === null
-        ? []
-        : rows.map((r: { id: number; snippet: string; hit: number; text_length: number }) => [
-            Number(r.id),
-            tidySnippet(String(r.snippet ?? ''), Number(r.hit), Number(r.text_length)),
-          ]),
-    );
+    const items = await itemsInOrder(this.db, this.folders, user, rights, ids);
+    const snippets = new Map<number, string>();
+    if (snippetFor !== null && ids.length) {
+      const texts = await this.db
+        .selectFrom('item_texts as t')
+        .select([
+          't.item_id',
+          snippetOf(this.dialect, snippetFor).as('snippet'),
+          hitPosition(this.dialect, snippetFor).as('hit'),
+          sql<number>`length(t.text)`.as('text_length'),
+        ])
+        .where('t.item_id', 'in', ids)
+        .execute();
+      for (const t of texts) snippets.set(Number(t.item_id), tidySnippet(String(t.snippet ?? ''), Number(t.hit), Number(t.text_length)));
+    }
     return {
       data: items.map(({ item }) => (snippetFor === null ? item : { ...item, highlight: snippets.get(Number(item.id)) ?? '' })),
       total: Math.min(n, SEARCH_TOTAL_LIMIT),
       limited: n > SEARCH_TOTAL_LIMIT,
     };
+  }
+
+  /**
+   * Runs a page query of `items` (SQLite) along the items_updated index: the planner would
+   * rather use another index for a filter and sort every match. Kysely has no INDEXED BY, so
+   * the compiled statement's outer FROM is told.
+   */
+  private async alongUpdates(query: SelectQueryBuilder<any, any, any>): Promise<Record<string, any>[]> {
+    const compiled = query.compile();
+    const text = compiled.sql.replace(/^select (.*?) from "items" /, 'select $1 from "items" indexed by "items_updated" ');
+    if (text === compiled.sql) return (await query.execute()) as Record<string, any>[];
+    const result = await this.db.executeQuery<Record<string, any>>(CompiledQuery.raw(text, [...compiled.parameters]));
+    return result.rows;
   }
 }

@@ -1,0 +1,36 @@
+// What 我的收藏 and 标签 show of an item and how they lead to it: its name cell (icon, name,
+// star and tags), the folder it sits in, and 打开所在位置 through the shared jump helper.
+import { useNavigate } from 'react-router-dom';
+import { jumpToFile, useRoles, type Item } from '@app/shared';
+import { RowLink } from '@app/shared/ui';
+import { ItemIcon } from '../folder/itemView';
+import { ItemBadges } from '../folder/ItemBadges';
+
+/** The folder an item sits in, from its name path: 个人文件/项目文档/计划.xlsx → 个人文件/项目文档. */
+export function locationOf(item: Pick<Item, 'namePath'>): string {
+  const parts = (item.namePath ?? '').split('/').filter(Boolean);
+  return parts.length > 1 ? parts.slice(0, -1).join('/') : parts.join('/');
+}
+
+/**
+ * 打开所在位置: a folder opens itself; a file (or a shortcut) opens its folder with it selected
+ * (spec sections 2 and 5). Warns and stays when the space is not allowed.
+ */
+export function useOpenLocation(): (item: Pick<Item, 'idPath' | 'type'>) => void {
+  const roles = useRoles();
+  const navigate = useNavigate();
+  return (item) => {
+    jumpToFile({ idPath: item.idPath, type: item.type === 'folder' ? 'folder' : 'file' }, roles, navigate);
+  };
+}
+
+/** The name cell of a row: icon, the name (a folder's opens it) and the item's star and tags. */
+export function ItemNameCell({ item, onOpen }: { item: Item; onOpen?: (item: Item) => void }) {
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+      <ItemIcon item={item} size={24} />
+      {onOpen && item.type === 'folder' ? <RowLink onClick={() => onOpen(item)}>{item.name}</RowLink> : <span>{item.name}</span>}
+      <ItemBadges item={item} />
+    </span>
+  );
+}
