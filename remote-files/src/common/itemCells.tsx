@@ -1,7 +1,8 @@
 // What 我的收藏 and 标签 show of an item and how they lead to it: its name cell (icon, name,
 // star and tags), the folder it sits in, and 打开所在位置 through the shared jump helper.
+import type { TableColumnType } from 'antd';
 import { useNavigate } from 'react-router-dom';
-import { jumpToFile, useRoles, type Item } from '@app/shared';
+import { formatBytes, jumpToFile, useRoles, type Item } from '@app/shared';
 import { RowLink } from '@app/shared/ui';
 import { ItemIcon } from '../folder/itemView';
 import { ItemBadges } from '../folder/ItemBadges';
@@ -33,4 +34,30 @@ export function ItemNameCell({ item, onOpen }: { item: Item; onOpen?: (item: Ite
       <ItemBadges item={item} />
     </span>
   );
+}
+
+/** The columns 我的收藏 and 标签 share: name (opening the item in its folder), 位置 and 大小. */
+export function itemColumns<T extends Item>(openLocation: (item: T) => void): TableColumnType<T>[] {
+  return [
+    {
+      key: 'name',
+      dataIndex: 'name',
+      title: '名称',
+      ellipsis: true,
+      render: (_: unknown, item) => <ItemNameCell item={item} onOpen={() => openLocation(item)} />,
+    },
+    {
+      key: 'location',
+      title: '位置',
+      ellipsis: true,
+      render: (_: unknown, item) => <span title={item.namePath}>{locationOf(item)}</span>,
+    },
+    {
+      key: 'size',
+      dataIndex: 'size',
+      title: '大小',
+      width: 110,
+      render: (_: unknown, item) => (item.type === 'file' ? formatBytes(item.size) : '-'),
+    },
+  ];
 }

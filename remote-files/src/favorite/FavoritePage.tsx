@@ -11,7 +11,6 @@ import {
   ALL_FAVORITES,
   api,
   DEFAULT_FAVORITE_CATEGORY,
-  formatBytes,
   formatDateTime,
   notify,
   useLoad,
@@ -20,7 +19,7 @@ import {
 } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideEntry } from '../common/SideList';
-import { ItemNameCell, locationOf, useOpenLocation } from '../common/itemCells';
+import { itemColumns, useOpenLocation } from '../common/itemCells';
 import { CategoryDialog } from './CategoryDialog';
 import { MoveFavoritesDialog } from './MoveFavoritesDialog';
 import { useFavoriteActions } from './favoriteActions';
@@ -145,31 +144,14 @@ export function FavoritePage({ title = '我的收藏' }: { title?: string }) {
     })),
   ];
 
+  const shared = itemColumns<FavoriteItem>(openLocation);
   const columns: TableColumnsType<FavoriteItem> = [
-    {
-      key: 'name',
-      dataIndex: 'name',
-      title: '名称',
-      ellipsis: true,
-      render: (_: unknown, item) => <ItemNameCell item={item} onOpen={openLocation} />,
-    },
-    {
-      key: 'location',
-      title: '位置',
-      ellipsis: true,
-      render: (_: unknown, item) => <span title={item.namePath}>{locationOf(item)}</span>,
-    },
+    ...shared.slice(0, 2),
     // 全部收藏 says which category each favourite is in
     ...(categoryId === ALL_FAVORITES
       ? [{ key: 'category', title: '分类', width: 130, ellipsis: true, render: (_: unknown, item: FavoriteItem) => categoryName(item.favoriteCategoryId) }]
       : []),
-    {
-      key: 'size',
-      dataIndex: 'size',
-      title: '大小',
-      width: 110,
-      render: (_: unknown, item) => (item.type === 'file' ? formatBytes(item.size) : '-'),
-    },
+    shared[2],
     { key: 'favoritedAt', dataIndex: 'favoritedAt', title: '收藏时间', width: 170, render: (v: string) => formatDateTime(v) },
     {
       key: 'actions',

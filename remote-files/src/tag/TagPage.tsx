@@ -7,10 +7,10 @@ import { Button, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { ReloadOutlined, SettingOutlined, TagOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { api, formatBytes, formatDateTime, notify, useLoad, type Item, type Paged, type Tag } from '@app/shared';
+import { api, formatDateTime, notify, useLoad, type Item, type Paged, type Tag } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideGroup } from '../common/SideList';
-import { ItemNameCell, locationOf, useOpenLocation } from '../common/itemCells';
+import { itemColumns, useOpenLocation } from '../common/itemCells';
 import { TagChip } from '../folder/ItemBadges';
 import { TAG_SETTING_PATH } from './TagFilesDialog';
 
@@ -105,26 +105,7 @@ export function TagPage({ title = '标签' }: { title?: string }) {
     }));
 
   const columns: TableColumnsType<Item> = [
-    {
-      key: 'name',
-      dataIndex: 'name',
-      title: '名称',
-      ellipsis: true,
-      render: (_: unknown, item) => <ItemNameCell item={item} onOpen={openLocation} />,
-    },
-    {
-      key: 'location',
-      title: '位置',
-      ellipsis: true,
-      render: (_: unknown, item) => <span title={item.namePath}>{locationOf(item)}</span>,
-    },
-    {
-      key: 'size',
-      dataIndex: 'size',
-      title: '大小',
-      width: 110,
-      render: (_: unknown, item) => (item.type === 'file' ? formatBytes(item.size) : '-'),
-    },
+    ...itemColumns<Item>(openLocation),
     { key: 'updatedAt', dataIndex: 'updatedAt', title: '修改时间', width: 170, render: (v: string) => formatDateTime(v) },
     {
       key: 'actions',

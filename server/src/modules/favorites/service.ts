@@ -7,7 +7,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/err
 import type { TimeFormatter } from '../../lib/time';
 import type { FoldersService } from '../folders/service';
 import { itemsInOrder } from '../search/items';
-import { inScope, readableScope } from '../search/scope';
+import { callerScope, inScope } from '../search/scope';
 import { cleanLabel } from '../tags/labels';
 import type { FavoriteCategory, FavoriteCategoryBody, FavoritesBody, FavoritesList, FavoritesQuery } from './schemas';
 
@@ -25,10 +25,8 @@ export class FavoritesService {
     private readonly formatTime: TimeFormatter,
   ) {}
 
-  private async scopeFor(user: UserRow) {
-    const { policy } = await this.folders.context(user);
-    const rights = await this.folders.rights.load(user, policy, []);
-    return { rights, scope: await readableScope(this.db, rights) };
+  private scopeFor(user: UserRow) {
+    return callerScope(this.db, this.folders, user);
   }
 
   /** A category of the user (0 always exists), else 404. */

@@ -5,7 +5,9 @@
 // the nearest policy list on an item's path gives the caller nothing (level 0).
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types';
+import type { UserRow } from '../../db/types';
 import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
+import type { FoldersService } from '../folders/service';
 
 interface PathRow {
   id: number;
@@ -49,6 +51,13 @@ export async function readableScope(db: Kysely<Database>, rights: LoadedRights):
     shown: shown.filter((n) => n.id_path.startsWith(`${root.id_path}/`)).map((n) => ({ id: n.id, id_path: n.id_path })),
   }));
   return { ...scope, enterprise: { hidden } };
+}
+
+/** The caller's rights and readable scope, for a list that spans folders. */
+export async function callerScope(db: Kysely<Database>, folders: FoldersService, user: UserRow): Promise<{ rights: LoadedRights; scope: ReadScope }> {
+  const { policy } = await folders.context(user);
+  const rights = await folders.rights.load(user, policy, []);
+  return { rights, scope: await readableScope(db, rights) };
 }
 
 function anyOf(eb: ExpressionBuilder<any, any>, terms: Expression<SqlBool>[]): Expression<SqlBool> {

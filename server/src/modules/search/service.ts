@@ -11,7 +11,7 @@ import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
 import { matchName } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
-import { inScope, readableScope } from './scope';
+import { callerScope, inScope } from './scope';
 
 export const SEARCH_TOTAL_LIMIT = 10_000;
 
@@ -50,9 +50,7 @@ export class SearchService {
     snippetFor: string | null,
   ): Promise<SearchResult> {
     const filters = await searchFilters(user, query, this.folders, this.tags, this.tzName);
-    const { policy } = await this.folders.context(user);
-    const rights = await this.folders.rights.load(user, policy, []);
-    const scope = await readableScope(this.db, rights);
+    const { rights, scope } = await callerScope(this.db, this.folders, user);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const base = (walk: boolean) =>

@@ -11,7 +11,7 @@ import { LEVEL } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import type { FoldersService } from '../folders/service';
 import { itemsInOrder } from '../search/items';
-import { inScope, readableScope } from '../search/scope';
+import { callerScope, inScope } from '../search/scope';
 import { cleanLabel } from './labels';
 import type { Tag, TagBody, TagFilesBody, TagFilesQuery } from './schemas';
 
@@ -27,10 +27,8 @@ export class TagsService {
     private readonly folders: FoldersService,
   ) {}
 
-  private async scopeFor(user: UserRow) {
-    const { policy } = await this.folders.context(user);
-    const rights = await this.folders.rights.load(user, policy, []);
-    return { rights, scope: await readableScope(this.db, rights) };
+  private scopeFor(user: UserRow) {
+    return callerScope(this.db, this.folders, user);
   }
 
   private view(user: UserRow, row: TagRow, count: number): Tag {
