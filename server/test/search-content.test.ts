@@ -110,11 +110,10 @@ describe.each(databaseKinds())('full-text search (%s)', (kind) => {
     expect(await found(owner.token, '麒麟项目')).toEqual(['上传的纪要.txt']);
 
     const broken = await makeFile(app(), owner.token, owner.userId, dir.id, '损坏.docx', Buffer.from('这不是一个压缩包'));
-    const after = await makeFile(app(), owner.token, owner.userId, dir.id, '其后.txt', '坏文件之后的文件照常处理');
+    await makeFile(app(), owner.token, owner.userId, dir.id, '其后.txt', '坏文件之后的文件照常处理');
     await drain();
     expect(await text(broken.id)).toMatchObject({ status: 'failed', error: expect.stringMatching(HAN) });
     expect(await found(owner.token, '照常处理')).toEqual(['其后.txt']);
-    expect(after.id).toBeTruthy();
     expect(await app().db.selectFrom('content_jobs').selectAll().execute()).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
-// The name dialog of 云文档's file list: 新建文件夹 and 重命名 (spec section 5: at most 150
-// characters, with a counter). Server errors are shown by the shared http client; the
-// dialog then stays open.
+// The name dialog of 云文档: 新建文件夹 and 重命名 of the file list (spec section 5: at most 150
+// characters, with a counter) by default, and any other one-name dialog with its own check and
+// limit (favourites categories). Server errors are shown by the shared http client; the dialog
+// then stays open.
 import { useEffect, useState } from 'react';
 import { Form, Input } from 'antd';
 import { RENAME_MAX_LENGTH } from '@app/shared';
@@ -15,9 +16,25 @@ export interface NameDialogProps {
   /** receives the trimmed name; a rejection keeps the dialog open */
   onSubmit: (name: string) => Promise<unknown>;
   onCancel: () => void;
+  /** why a value cannot be saved, or null (default: a file or folder name's rules) */
+  validate?: (value: string) => string | null;
+  /** the counter's limit (default RENAME_MAX_LENGTH) */
+  maxLength?: number;
+  /** how the counter counts (default: UTF-16 units, as antd does) */
+  countLength?: (value: string) => number;
 }
 
-export function NameDialog({ open, title, label, initialValue = '', onSubmit, onCancel }: NameDialogProps) {
+export function NameDialog({
+  open,
+  title,
+  label,
+  initialValue = '',
+  onSubmit,
+  onCancel,
+  validate = fileNameError,
+  maxLength = RENAME_MAX_LENGTH,
+  countLength,
+}: NameDialogProps) {
   const [value, setValue] = useState(initialValue);
   const [touched, setTouched] = useState(false);
 
@@ -28,7 +45,7 @@ export function NameDialog({ open, title, label, initialValue = '', onSubmit, on
     }
   }, [open, initialValue]);
 
-  const error = fileNameError(value);
+  const error = validate(value);
 
   const submit = async () => {
     setTouched(true);
@@ -49,7 +66,7 @@ export function NameDialog({ open, title, label, initialValue = '', onSubmit, on
             autoFocus
             placeholder={`请输入${label}`}
             value={value}
-            count={{ show: true, max: RENAME_MAX_LENGTH }}
+            count={{ show: true, max: maxLength, ...(countLength ? { strategy: countLength } : {}) }}
             onChange={(e) => {
               setValue(e.target.value);
               setTouched(true);

@@ -20,6 +20,7 @@ import {
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideEntry } from '../common/SideList';
 import { itemColumns, useOpenLocation } from '../common/itemCells';
+import { confirmDelete, pagingOf, selectionOf } from '../common/listParts';
 import { CategoryDialog } from './CategoryDialog';
 import { MoveFavoritesDialog } from './MoveFavoritesDialog';
 import { useFavoriteActions } from './favoriteActions';
@@ -102,24 +103,14 @@ export function FavoritePage({ title = '我的收藏' }: { title?: string }) {
   const categoryName = (id: number) => list.find((c) => c.id === id)?.name ?? '';
 
   const deleteCategory = (category: FavoriteCategory) =>
-    modal.confirm({
+    confirmDelete(modal, {
       title: FAVORITE_PAGE_TEXTS.deleteCategoryTitle,
-      content: (
-        <>
-          <div>确定删除分类“{category.name}”吗？</div>
-          <div>{FAVORITE_PAGE_TEXTS.deleteCategoryContent}</div>
-        </>
-      ),
-      okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          await api.deleteFavoriteCategory(category.id);
-        } catch {
-          return; // the http client has shown the server's message
-        }
-        notify.success(FAVORITE_PAGE_TEXTS.deleted);
+      what: '分类',
+      name: category.name,
+      note: FAVORITE_PAGE_TEXTS.deleteCategoryContent,
+      remove: () => api.deleteFavoriteCategory(category.id),
+      done: FAVORITE_PAGE_TEXTS.deleted,
+      after: () => {
         if (categoryId === category.id) choose(ALL_FAVORITES);
         reloadAll();
       },
@@ -234,12 +225,7 @@ export function FavoritePage({ title = '我的收藏' }: { title?: string }) {
               columns={columns}
               dataSource={rows}
               loading={favorites.state.status === 'loading'}
-              rowSelection={{
-                selectedRowKeys: selectedKeys,
-                onChange: (keys) => setSelectedKeys(keys.map(String)),
-                getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
-                getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
-              }}
+              rowSelection={selectionOf(selectedKeys, setSelectedKeys)}
               locale={{
                 emptyText:
                   favorites.state.status === 'loading' ? (
@@ -251,14 +237,7 @@ export function FavoritePage({ title = '我的收藏' }: { title?: string }) {
                     />
                   ),
               }}
-              pagination={{
-                current: page,
-                pageSize: FAVORITE_PAGE_SIZE,
-                total: data?.total ?? 0,
-                showSizeChanger: false,
-                showTotal: (n) => `共 ${n} 项`,
-                onChange: setPage,
-              }}
+              pagination={pagingOf(page, FAVORITE_PAGE_SIZE, data?.total ?? 0, setPage)}
             />
           )}
         </div>

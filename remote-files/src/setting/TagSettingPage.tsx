@@ -6,11 +6,12 @@ import { useCallback, useState } from 'react';
 import { App as AntApp, Button, Space, Table, Tag as AntTag, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { api, notify, useLoad, useUserInfo, type Tag } from '@app/shared';
+import { api, useLoad, useUserInfo, type Tag } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { TagChip } from '../folder/ItemBadges';
 import { TagDialog, TAG_DIALOG_TEXTS } from '../tag/TagDialog';
 import { settingNav } from './settingNav';
+import { confirmDelete } from '../common/listParts';
 
 export const TAG_SETTING_TEXTS = {
   title: '标签管理',
@@ -36,26 +37,14 @@ export function TagSettingPage({ title = TAG_SETTING_TEXTS.title }: { title?: st
   const editable = (t: Tag) => t.editable && (!t.isPublic || isTagAdmin);
 
   const remove = (t: Tag) =>
-    modal.confirm({
+    confirmDelete(modal, {
       title: TAG_SETTING_TEXTS.deleteTitle,
-      content: (
-        <>
-          <div>确定删除标签“{t.name}”吗？</div>
-          <div>{TAG_SETTING_TEXTS.deleteContent}</div>
-        </>
-      ),
-      okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          await api.deleteTag(t.id);
-        } catch {
-          return; // the http client has shown the server's message
-        }
-        notify.success(TAG_SETTING_TEXTS.deleted);
-        reload();
-      },
+      what: '标签',
+      name: t.name,
+      note: TAG_SETTING_TEXTS.deleteContent,
+      remove: () => api.deleteTag(t.id),
+      done: TAG_SETTING_TEXTS.deleted,
+      after: reload,
     });
 
   const columns: TableColumnsType<Tag> = [

@@ -11,6 +11,7 @@ import { api, formatDateTime, notify, useLoad, type Item, type Paged, type Tag }
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideGroup } from '../common/SideList';
 import { itemColumns, useOpenLocation } from '../common/itemCells';
+import { pagingOf, selectionOf } from '../common/listParts';
 import { TagChip } from '../folder/ItemBadges';
 import { TAG_SETTING_PATH } from './TagFilesDialog';
 
@@ -185,23 +186,11 @@ export function TagPage({ title = '标签' }: { title?: string }) {
               columns={columns}
               dataSource={rows}
               loading={files.state.status === 'loading' || tags.state.status === 'loading'}
-              rowSelection={{
-                selectedRowKeys: selectedKeys,
-                onChange: (keys) => setSelectedKeys(keys.map(String)),
-                getTitleCheckboxProps: () => ({ 'aria-label': '全选' }),
-                getCheckboxProps: (item) => ({ 'aria-label': `选择 ${item.name}` }),
-              }}
+              rowSelection={selectionOf(selectedKeys, setSelectedKeys)}
               locale={{
                 emptyText: files.state.status === 'loading' ? <span /> : <SectionEmpty description={TAG_PAGE_TEXTS.empty} />,
               }}
-              pagination={{
-                current: page,
-                pageSize: TAG_PAGE_SIZE,
-                total: data?.total ?? 0,
-                showSizeChanger: false,
-                showTotal: (n) => `共 ${n} 项`,
-                onChange: setPage,
-              }}
+              pagination={pagingOf(page, TAG_PAGE_SIZE, data?.total ?? 0, setPage)}
             />
           )}
         </div>

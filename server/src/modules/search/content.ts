@@ -29,8 +29,13 @@ export class ContentIndex {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly blobs: BlobStore,
-    private readonly onError: (err: unknown) => void = () => undefined,
+    private onError: (err: unknown) => void = () => undefined,
   ) {}
+
+  /** Where errors of single jobs go (the server's log); the job is retried after its lease. */
+  reportTo(onError: (err: unknown) => void): void {
+    this.onError = onError;
+  }
 
   /** Claims due jobs (a lease each); returns them with the queue time they were claimed at. */
   private async claim(now: number): Promise<{ item_id: number; queued_at: number; attempts: number }[]> {

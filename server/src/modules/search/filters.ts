@@ -6,6 +6,7 @@ import { badRequest } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import { parseDateTime } from '../../lib/time';
 import { belowPath } from '../folders/repository';
+import type { LoadedRights } from '../folders/rights';
 import type { FoldersService } from '../folders/service';
 import type { TagsService } from '../tags/service';
 import type { SearchQuery } from './schemas';
@@ -31,14 +32,15 @@ export async function searchFilters(
   user: UserRow,
   query: SearchQuery,
   folders: FoldersService,
+  /** the caller's rights, loaded for the search (the folder is checked with them) */
+  rights: LoadedRights,
   tags: TagsService,
   tzName: string,
 ): Promise<(eb: ExpressionBuilder<any, any>) => Expression<SqlBool>> {
   const parts: ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>)[] = [];
   if (query.spaceType !== undefined) parts.push((eb) => eb('items.space_type', '=', query.spaceType));
   if (query.folderId !== undefined) {
-    const { policy } = await folders.context(user);
-    const { folder } = await folders.folderAndRights(user, query.folderId, policy);
+    const { folder } = await folders.folderAndRights(user, query.folderId, rights.policy, undefined, rights);
     parts.push((eb) => eb('items.id_path', 'like', belowPath(folder.id_path)));
   }
   if (query.type !== undefined) parts.push((eb) => eb('items.type', '=', query.type));

@@ -9,6 +9,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tags = ['搜索'];
 
   // the full-text indexer: queued files are read in the background, never on a request
+  index.reportTo((err) => app.log.error({ err }, '云文档全文索引处理文件时出错，稍后重试'));
   let timer: NodeJS.Timeout | null = null;
   const tick = () =>
     void index.drain().catch((err: unknown) => app.log.error({ err }, '云文档全文索引后台任务出错，稍后重试'));

@@ -49,8 +49,8 @@ export class SearchService {
     /** content search: the keyword whose snippet each result carries */
     snippetFor: string | null,
   ): Promise<SearchResult> {
-    const filters = await searchFilters(user, query, this.folders, this.tags, this.tzName);
     const { rights, scope } = await callerScope(this.db, this.folders, user);
+    const filters = await searchFilters(user, query, this.folders, rights, this.tags, this.tzName);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const base = (walk: boolean) =>
