@@ -145,8 +145,7 @@ describe('access policies, versions and shortcuts', () => {
 
       // 创建快捷方式 of 定稿 in 草稿, then open it
       await page.goto(`${server.url}/file/personal`);
-      const rowMenu = await contextMenu(page, '定稿');
-      await rowMenu.getByRole('menuitem', { name: '创建快捷方式' }).click();
+      await chooseFromContextMenu(page, '定稿', '创建快捷方式');
       const destination = page.getByRole('dialog');
       await destination.locator('.ant-tree').getByText('草稿', { exact: true }).click();
       await destination.getByRole('button', { name: OK_BUTTON }).click();

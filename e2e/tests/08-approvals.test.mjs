@@ -137,6 +137,7 @@ describe('approvals', () => {
       const dialog = page.getByRole('dialog').filter({ hasText: '同意审批' });
       await dialog.getByLabel('审批意见（选填）').fill('同意用章');
       await dialog.getByRole('button', { name: button('同意') }).click();
+      await dialog.waitFor({ state: 'hidden' });
       await page.getByText('同意用章').first().waitFor();
       // nothing left to decide for this approver, and nothing waiting on the menu
       await page.getByRole('toolbar', { name: '审批操作' }).getByRole('button', { name: button('同意') }).waitFor({ state: 'detached' });
@@ -153,6 +154,8 @@ describe('approvals', () => {
       await dialog.getByText('请填写驳回理由').waitFor();
       await dialog.getByLabel('驳回理由').fill('合同金额需重新核对');
       await dialog.getByRole('button', { name: button('驳回') }).click();
+      // the reason typed in the dialog is text too, so the dialog must be gone before the timeline counts
+      await dialog.waitFor({ state: 'hidden' });
       await page.getByText('合同金额需重新核对').first().waitFor();
     }, { server });
 

@@ -1,7 +1,7 @@
 // Finding files in the browser against the real server: favourite and unfavourite from the file
 // list, make a favourites category and move a favourite into it; tag a file from the list and
 // find it on /file/tag; search a Chinese word inside a document from the advanced search page
-// (the server extracts the text in the background) and open the result in its folder.
+// (the server extracts the text in the background), preview a result and open it in its folder.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -140,7 +140,11 @@ describe('favourites, tags and search', () => {
       await form.getByRole('button', { name: iconButton('搜索') }).click();
       await listRow(page, plan).waitFor();
 
-      await listRow(page, plan).getByText(plan, { exact: true }).click();
+      // its name opens its preview in a new tab; 打开所在位置 shows it in its folder
+      const [preview] = await Promise.all([page.waitForEvent('popup'), listRow(page, plan).getByText(plan, { exact: true }).click()]);
+      await preview.getByText('下一阶段的里程碑与分工').waitFor();
+      await preview.close();
+      await listRow(page, plan).getByLabel(`打开所在位置 ${plan}`).click();
       await page.waitForURL((url) => url.pathname.startsWith('/file/personal') && url.search.includes('focus='));
       await listRow(page, plan).waitFor();
     }, { server });

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, ApiError, DOWNLOAD_FRAME_ATTR, sessionStore, type FolderItems, type Item, type ShareRecord } from '@app/shared';
+import { api, ApiError, decodePreviewData, DOWNLOAD_FRAME_ATTR, sessionStore, type FolderItems, type Item, type ShareRecord } from '@app/shared';
 import { renderWithProviders } from '@app/shared/test';
 import App from './App';
 import SharePage from './SharePage';
@@ -66,6 +66,20 @@ it('meta lists 分享记录 and 与我共享 under /file', () => {
     ['与我共享', '/file/shareme'],
   ]);
 });
+
+/** window.open, recorded; the target of the preview it was asked to open. */
+function watchNewTabs() {
+  const windowOpen = jest.fn(() => ({}) as Window);
+  window.open = windowOpen as unknown as typeof window.open;
+  return {
+    windowOpen,
+    opened: () => {
+      const [url, name] = windowOpen.mock.calls[0] as unknown as [string, string];
+      expect(name).toBe('_blank');
+      return decodePreviewData(url.replace(/^\/preview\//, ''));
+    },
+  };
+}
 
 function renderLists(route: string) {
   return renderWithProviders(
@@ -164,6 +178,22 @@ describe('与我共享', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/shareme$/));
   });
 
+  it('a file name opens its preview through the share, in a new tab', async () => {
+    const tabs = watchNewTabs();
+    const shared = record({ shareType: 1, url: '', ownerName: '王五' });
+    jest.spyOn(api, 'getReceivedShares').mockResolvedValue({ data: [shared], total: 1 });
+    jest.spyOn(api, 'getSharedItems').mockResolvedValue(folderPage(project, [sub, plan]));
+    jest.spyOn(api, 'getFileActions').mockResolvedValue({ previewable: true, editable: true, actions: [] });
+    renderLists('/file/shareme?share=S1aaaaaaaaaaaaaaaaaaaa&folder=11');
+    fireEvent.click(await screen.findByText('计划.xlsx'));
+    await waitFor(() => expect(tabs.windowOpen).toHaveBeenCalledTimes(1));
+    expect(tabs.opened()).toEqual({ fileId: '12', shareId: 'S1aaaaaaaaaaaaaaaaaaaa', name: '计划.xlsx' });
+    // the folder opens in place as before
+    fireEvent.click(screen.getByText('图纸'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('folder=15'));
+    expect(tabs.windowOpen).toHaveBeenCalledTimes(1);
+  });
+
   it('offers 上传 at level 3', async () => {
     jest.spyOn(api, 'getReceivedShares').mockResolvedValue({ data: [record({ shareType: 1, level: 3, url: '' })], total: 1 });
     jest.spyOn(api, 'getSharedItems').mockResolvedValue(folderPage({ ...project, permissions: ['view', 'download', 'upload'] }, [plan]));
@@ -217,6 +247,21 @@ describe('the share page /s/:shareId', () => {
     fireEvent.click(screen.getByLabelText('下载 计划.xlsx'));
     const frame = document.querySelector(`[${DOWNLOAD_FRAME_ATTR}]`) as HTMLIFrameElement;
     expect(frame.src).toContain('/User/FileTransfer/ExternalDownload/12?urlKey=S1aaaaaaaaaaaaaaaaaaaa&accessKey=good12');
+  });
+
+  it('a visitor opens a file’s preview with the share’s id; the key stays in session storage for the new tab', async () => {
+    const tabs = watchNewTabs();
+    const ask = jest.spyOn(api, 'getFileActions').mockResolvedValue({ previewable: true, editable: false, actions: ['download', 'preview'] });
+    const other = entry({ id: '13', parentId: '11', name: '说明.txt', extension: 'txt', idPath: '11/13', namePath: '项目文档/说明.txt' });
+    jest.spyOn(api, 'getOutsource').mockResolvedValue({ ...info, name: '项目文档', needKey: false });
+    jest.spyOn(api, 'getOutsourceItems').mockResolvedValue(folderPage(project, [sub, plan, other]));
+    renderPage('/s/S1aaaaaaaaaaaaaaaaaaaa?key=good12');
+    fireEvent.click(await screen.findByText('说明.txt'));
+    await waitFor(() => expect(tabs.windowOpen).toHaveBeenCalledTimes(1));
+    expect(tabs.opened()).toEqual({ fileId: '13', shareId: 'S1aaaaaaaaaaaaaaaaaaaa', name: '说明.txt', list: ['12', '13'] });
+    expect(sessionStore.get('share-key:S1aaaaaaaaaaaaaaaaaaaa')).toBe('good12');
+    // Actions needs no session: the visitor is asked about the type like everyone else
+    expect(ask).toHaveBeenCalledWith('txt', expect.anything());
   });
 
   it('a link with ?key= opens at once; a preview-only share offers no download', async () => {

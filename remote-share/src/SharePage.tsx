@@ -1,9 +1,9 @@
 // The public share page /s/:shareId that outside visitors open from a share link. No session:
 // first who shares and until when, and the 提取码 form (filled in from `?key=` when the link
 // carries it); with the right key, the shared folders with breadcrumbs, 下载 of one file,
-// 打包下载 of several, and 上传 at level 3 through the shell's upload panel. A share that does
-// not exist, has expired, was cancelled or has used up its downloads shows only
-// 指定的分享不存在或已过期。
+// 打包下载 of several, a file's preview in a new tab (it finds the key in session storage), and
+// 上传 at level 3 through the shell's upload panel. A share that does not exist, has expired,
+// was cancelled or has used up its downloads shows only 指定的分享不存在或已过期。
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Descriptions, Form, Input, Result, Space, Spin, Typography } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
@@ -15,6 +15,7 @@ import {
   downloadByFrame,
   Messages,
   sessionStore,
+  shareKeyStorageName,
   shareLevelName,
   type FolderItems,
   type Item,
@@ -38,7 +39,6 @@ export const SHARE_PAGE_TEXTS = {
 
 type Phase = { kind: 'loading' } | { kind: 'gone' } | { kind: 'failed'; message: string } | { kind: 'key'; info: OutsourceInfo; error?: string } | { kind: 'open'; info: OutsourceInfo; key: string };
 
-const keyStorageName = (shareId: string) => `share-key:${shareId}`;
 const GONE_CODE = 401;
 
 function failureOf(e: unknown): { gone: boolean; message: string } {
@@ -61,7 +61,7 @@ export default function SharePage() {
       try {
         const info = await api.getOutsource(shareId, key, { errorMode: 'none' });
         if (!info.needKey && key) {
-          sessionStore.set(keyStorageName(shareId), key);
+          sessionStore.set(shareKeyStorageName(shareId), key);
           setPhase({ kind: 'open', info, key });
           return;
         }
@@ -76,7 +76,7 @@ export default function SharePage() {
           setPhase({ kind: 'failed', message: failure.message });
           return;
         }
-        sessionStore.remove(keyStorageName(shareId));
+        sessionStore.remove(shareKeyStorageName(shareId));
         // a wrong key (40302) or too many (429): the form again, with the reason
         try {
           const info = await api.getOutsource(shareId, null, { errorMode: 'none' });
@@ -93,7 +93,7 @@ export default function SharePage() {
   useEffect(() => {
     setPhase({ kind: 'loading' });
     setFolderId(null);
-    const remembered = sessionStore.get<string>(keyStorageName(shareId));
+    const remembered = sessionStore.get<string>(shareKeyStorageName(shareId));
     void tryKey(linkKey || remembered || null);
   }, [shareId, linkKey, tryKey]);
 
@@ -190,6 +190,7 @@ export default function SharePage() {
       <Space orientation="vertical" style={{ width: '100%' }} size={12}>
         {facts}
         <SharedFolder
+          shareId={shareId}
           folderId={folderId}
           onNavigate={setFolderId}
           load={load}

@@ -23,6 +23,7 @@ import { ferryRoutes } from './modules/ferry/routes';
 import { favoritesRoutes } from './modules/favorites/routes';
 import { tagsRoutes } from './modules/tags/routes';
 import { searchRoutes } from './modules/search/routes';
+import { previewRoutes } from './modules/preview/routes';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
@@ -66,6 +67,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(favoritesRoutes);
   await api.register(tagsRoutes);
   await api.register(searchRoutes);
+  await api.register(previewRoutes);
   await api.register(adminRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)

@@ -1,6 +1,8 @@
 // 云文档 API server configuration, read from the environment (docs/integration.md, "Server").
 // Every default works with nothing installed: SQLite under ./data, port 8080.
+import fs from 'node:fs';
 import path from 'node:path';
+import { which } from './lib/executables';
 
 export const REMOTE_NAMES = ['files', 'workflow', 'swapspace', 'ferry', 'share'] as const;
 export type RemoteName = (typeof REMOTE_NAMES)[number];
@@ -48,6 +50,19 @@ export interface AppConfig {
   /** SEARCH_INDEX_POLL_MS: how often queued files are read for full-text search (default 2000; 0 stops the background indexer) */
   searchIndexPollMs: number;
   ferry: FerryConfig;
+  preview: PreviewConfig;
+}
+
+/** File preview (docs/integration.md, "Preview"). */
+export interface PreviewConfig {
+  /** PREVIEW_SOFFICE: LibreOffice's soffice (default: found on PATH); null: office documents are not previewed (`off`, or none installed) */
+  soffice: string | null;
+  /** PREVIEW_WORKERS: conversions at a time in this instance (default 2, 1–8) */
+  workers: number;
+  /** PREVIEW_TIMEOUT_MS: a conversion taking longer is stopped and fails (default 120000) */
+  timeoutMs: number;
+  /** PREVIEW_POLL_MS: how often queued conversions are looked for (default 1000; 0 stops the converter of this instance) */
+  pollMs: number;
 }
 
 /** A zone this deployment may send to, and how packages get there. */
@@ -149,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
 
   const adminUser = nonEmpty(env.ADMIN_USER) ?? 'admin';
   const ferry = loadFerryConfig(env, cwd);
+  const preview = loadPreviewConfig(env);
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -167,8 +183,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     recycleRetentionDays,
     searchIndexPollMs,
     ferry,
+    preview,
   };
 }
+
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, zeroAllowed = false): number {
+  const text = nonEmpty(env[name]) ?? String(fallback);
+  const n = Number(text);
+  if (!Number.isInteger(n) || ((n < min || n > max) && !(zeroAllowed && n === 0))) {
+    throw new ConfigError(`环境变量 ${name} 的值 "${text}" 无效（${zeroAllowed ? '0，或 ' : ''}${min}–${max} 的整数）`);
+  }
+  return n;
+}
+
+function loadPreviewConfig(env: NodeJS.ProcessEnv): PreviewConfig {
+  const sofficeText = nonEmpty(env.PREVIEW_SOFFICE);
+  let soffice: string | null;
+  if (sofficeText && /^(off|false|no)$/i.test(sofficeText)) soffice = null;
+  else if (sofficeText) soffice = path.resolve(sofficeText);
+  else soffice = which('soffice') ?? which('libreoffice') ?? (fs.existsSync(BUNDLED_SOFFICE) ? BUNDLED_SOFFICE : null);
+  return {
+    soffice,
+    workers: integerSetting(env, 'PREVIEW_WORKERS', 2, 1, 8),
+    timeoutMs: integerSetting(env, 'PREVIEW_TIMEOUT_MS', 120_000, 5_000, 3_600_000),
+    pollMs: integerSetting(env, 'PREVIEW_POLL_MS', 1000, 100, 3_600_000, true),
+  };
+}
+
+/** Where Debian's LibreOffice keeps soffice when no link to it is on PATH. */
+const BUNDLED_SOFFICE = '/usr/lib/libreoffice/program/soffice';
 
 const ZONE_NAME = /^[\p{L}\p{N}_-]{1,32}$/u;
 

@@ -32,6 +32,10 @@ import { ItemMarks } from './modules/tags/marks';
 import { TagsService } from './modules/tags/service';
 import { SearchService } from './modules/search/service';
 import { ContentIndex } from './modules/search/content';
+import { OfficeConverter } from './modules/preview/converter';
+import { PreviewConversions } from './modules/preview/conversions';
+import { PreviewService } from './modules/preview/service';
+import { makeThumbnail, makeView } from './modules/preview/images';
 
 export function createServices(db: Kysely<Database>, config: AppConfig) {
   const formatTime = createTimeFormatter(config.tzName);
@@ -61,6 +65,19 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const favorites = new FavoritesService(db, folders, formatTime);
   const tags = new TagsService(db, folders);
   const search = new SearchService(db, config.databaseUrl ? 'postgres' : 'sqlite', folders, tags, config.tzName);
+  const previewDir = path.join(config.dataDir, 'previews');
+  const converter = new OfficeConverter(config.preview.soffice, path.join(config.dataDir, 'tmp', 'convert'), config.preview.timeoutMs);
+  const conversions = new PreviewConversions(
+    db,
+    blobs,
+    {
+      pdf: { available: converter.available, workers: config.preview.workers, output: 'pdf', leaseMs: config.preview.timeoutMs + 60_000, make: (s, e, t) => converter.toPdf(s, e, t) },
+      thumb: { available: true, workers: 2, output: 'webp', leaseMs: 120_000, make: (s, _e, t) => makeThumbnail(s, t) },
+      view: { available: true, workers: 1, output: 'webp', leaseMs: 300_000, make: (s, _e, t) => makeView(s, t) },
+    },
+    previewDir,
+  );
+  const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   return {
     formatTime,
     settings,
@@ -86,6 +103,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     favorites,
     tags,
     search,
+    preview,
     contentIndex: new ContentIndex(db, blobs),
   };
 }

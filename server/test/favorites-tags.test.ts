@@ -1,6 +1,11 @@
 // 云文档 favourites (categories, moving, the rights filter) and tags (personal and public,
 // tagging, the tag's items), with refusals and state read back (api-contract.md, "Favourites
 // and tags").
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { registerSqliteFunctions } from '../src/db/connection';
+import { buildMigrations, migrateToLatest } from '../src/db/migrations';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 
 describe.each(databaseKinds())('favourites and tags (%s)', (kind) => {
@@ -137,6 +142,69 @@ describe.each(databaseKinds())('favourites and tags (%s)', (kind) => {
     });
   });
 
+  describe('long lists and moved items', () => {
+    const pagesOf = async (url: string, token: string, pageSize: number, total: number) => {
+      const ids: string[] = [];
+      for (let page = 1; page <= Math.ceil(total / pageSize) + 1; page++) {
+        const got = await ok(app(), 'GET', url, { token, query: { page, pageSize } });
+        expect(got.total).toBe(total);
+        expect(got.data.length).toBe(Math.max(0, Math.min(pageSize, total - (page - 1) * pageSize)));
+        ids.push(...got.data.map((i: any) => i.id));
+      }
+      return ids;
+    };
+
+    test('every page of a favourites or tag list, the later ones read from the oldest end, keeps the newest-first order', async () => {
+      const user = outsider;
+      const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: user.token }))[0];
+      const dir = await create(user.token, root.id, '分页收藏', 'folder');
+      const files = [];
+      for (let i = 1; i <= 9; i++) files.push(await create(user.token, dir.id, `第${i}份.txt`));
+      const cat = await ok(app(), 'POST', '/api/User/Favorites/Categories', { token: user.token, body: { name: '分页分类' } });
+      const tag = (await call(app(), 'POST', '/api/User/Tags', { token: user.token, body: { name: '分页标签', color: '#13c2c2' } })).body.result;
+      // one at a time: each later one is newer (or, in the same millisecond, has the larger id)
+      for (const [i, f] of files.entries()) {
+        await ok(app(), 'POST', '/api/User/Favorites', { token: user.token, body: { fileIds: [f.id], categoryId: i % 2 ? cat.id : 0 } });
+        await ok(app(), 'POST', '/api/User/Tags/Files', { token: user.token, body: { fileIds: [f.id], tagIds: [tag.id] } });
+      }
+      const newestFirst = files.map((f) => f.id).reverse();
+      const all = await favorites(user.token, -1);
+      expect(all.data.map((i: any) => i.id).slice(0, 9)).toEqual(newestFirst);
+      for (const pageSize of [2, 4]) {
+        expect(await pagesOf('/api/User/Favorites/-1', user.token, pageSize, all.total)).toEqual(all.data.map((i: any) => i.id));
+        expect(await pagesOf(`/api/User/Favorites/${cat.id}`, user.token, pageSize, 4)).toEqual(newestFirst.filter((_, k) => k % 2 === 1));
+        expect(await pagesOf(`/api/User/Tags/${tag.id}/Files`, user.token, pageSize, 9)).toEqual(newestFirst);
+      }
+    });
+
+    test('a favourite and a tag follow their item into the recycle bin and into another space', async () => {
+      const file = await create(editor.token, publicRoot.id, '迁移的文件.docx');
+      await ok(app(), 'POST', '/api/User/Favorites', { token: viewer.token, body: { fileIds: [file.id] } });
+      const tag = (await call(app(), 'POST', '/api/User/Tags', { token: viewer.token, body: { name: '跟随', color: '#eb2f96' } })).body.result;
+      await ok(app(), 'POST', '/api/User/Tags/Files', { token: viewer.token, body: { fileIds: [file.id], tagIds: [tag.id] } });
+      const seen = async () => ({
+        favorite: (await favIds(viewer.token)).includes(file.id),
+        count: (await categories(viewer.token)).find((c: any) => c.id === 0).count,
+        tagged: (await ok(app(), 'GET', `/api/User/Tags/${tag.id}/Files`, { token: viewer.token })).data.map((i: any) => i.id),
+        tagCount: (await ok(app(), 'GET', '/api/User/Tags', { token: viewer.token })).find((t: any) => t.id === tag.id).count,
+      });
+      const before = await seen();
+      expect(before).toMatchObject({ favorite: true, tagged: [file.id], tagCount: 1 });
+
+      // into the editor's personal space: the viewer can no longer read it
+      const editorRoot = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: editor.token }))[0];
+      await ok(app(), 'POST', '/api/User/Files/Move', { token: editor.token, body: { ids: [file.id], targetId: editorRoot.id } });
+      expect(await seen()).toEqual({ favorite: false, count: before.count - 1, tagged: [], tagCount: 0 });
+      // back into the enterprise space, then into the recycle bin and out again
+      await ok(app(), 'POST', '/api/User/Files/Move', { token: editor.token, body: { ids: [file.id], targetId: publicRoot.id } });
+      expect(await seen()).toEqual(before);
+      await ok(app(), 'DELETE', '/api/User/Files', { token: editor.token, body: [file.id] });
+      expect(await seen()).toEqual({ favorite: false, count: before.count - 1, tagged: [], tagCount: 0 });
+      await ok(app(), 'POST', '/api/User/Recycle/Restore', { token: editor.token, body: [file.id] });
+      expect(await seen()).toEqual(before);
+    });
+  });
+
   describe('tags', () => {
     const tagsOf = (token: string) => ok(app(), 'GET', '/api/User/Tags', { token });
     const newTag = (token: string, body: Record<string, unknown>) => call(app(), 'POST', '/api/User/Tags', { token, body });
@@ -239,4 +307,49 @@ describe.each(databaseKinds())('favourites and tags (%s)', (kind) => {
       expectError(await call(app(), 'GET', `/api/User/Files/${file.id}`, { token: outsider.token }), 404, 404);
     });
   });
+});
+
+test('upgrading a SQLite database copies each favourite’s and tag’s item state onto its row', async () => {
+  const sqlite = new Database(':memory:');
+  registerSqliteFunctions(sqlite);
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    const all = buildMigrations('sqlite');
+    const before = Object.keys(all).sort().filter((n) => n < '2026-11-24-0014');
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => Object.fromEntries(before.map((n) => [n, all[n]])) } });
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const now = Date.now();
+    const user = await db
+      .insertInto('users')
+      .values({ user_name: 'old', user_name_key: 'old', nick_name: '老用户', password_hash: 'x', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const item = (name: string, deleted: boolean) =>
+      db
+        .insertInto('items')
+        .values({ space_type: 2, owner_id: user.id, name, name_key: name, type: 'file', type_order: 1, created_at: now, updated_at: now, deleted_at: deleted ? now : null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const live = await item('在用.docx', false);
+    const gone = await item('已删除.docx', true);
+    const tag = await db
+      .insertInto('tags')
+      .values({ owner_id: user.id, is_public: 0, name: '旧标签', name_key: '旧标签', color: '#1677ff', created_by: user.id, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const it of [live, gone]) {
+      await db.insertInto('favorites').values({ user_id: user.id, item_id: it.id, category_id: null, created_at: now }).execute();
+      await db.insertInto('item_tags').values({ tag_id: tag.id, item_id: it.id, created_by: user.id, created_at: now }).execute();
+    }
+    await migrateToLatest(db, 'sqlite');
+    for (const table of ['favorites', 'item_tags']) {
+      const rows = await db.selectFrom(table).select(['item_id', 'item_deleted', 'item_space_type', 'item_owner_id']).orderBy('item_id').execute();
+      expect(rows).toEqual([
+        { item_id: live.id, item_deleted: 0, item_space_type: 2, item_owner_id: user.id },
+        { item_id: gone.id, item_deleted: 1, item_space_type: 2, item_owner_id: user.id },
+      ]);
+    }
+  } finally {
+    await db.destroy();
+  }
 });

@@ -100,6 +100,21 @@ describe.each(databaseKinds())('full-text search (%s)', (kind) => {
     expect(hit.highlight.length).toBeLessThan(130);
   });
 
+  test('Latin and digit keywords of one and two characters, in any case, and only where the text has them', async () => {
+    await makeFile(app(), owner.token, owner.userId, dir.id, '短词.txt', 'Our AI pilot, v2 (final).\nX-ray 7 é');
+    await drain();
+    expect(await found(owner.token, 'ai')).toContain('短词.txt');
+    expect(await found(owner.token, 'V2')).toEqual(['短词.txt']);
+    expect(await found(owner.token, 'x-')).toEqual(['短词.txt']);
+    expect(await found(owner.token, '7')).toEqual(['短词.txt']);
+    expect(await found(owner.token, 'É')).toEqual(['短词.txt']);
+    // pairs are made within words, not across the spaces between them
+    expect(await found(owner.token, '7É')).toEqual([]);
+    expect(await found(owner.token, 'q')).toEqual(['manual.pdf']);
+    const res = (await search(owner.token, { keyword: 'v2' })).body.result;
+    expect(res.data[0].highlight).toContain('v2 (final)');
+  });
+
   test('a real upload is indexed; a new version replaces the old text; a broken file is recorded and skipped', async () => {
     const uploaded = await uploadFile(app(), { token: owner.token }, dir.id, '上传的纪要.txt', Buffer.from('会议决定启动鲲鹏项目'), 5 * 1024 * 1024);
     await drain();

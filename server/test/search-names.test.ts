@@ -175,6 +175,45 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     expect((await page({ sortField: 'size', sortOrder: 'desc', pageSize: 5 })).data.map((i: any) => i.id)).toEqual([...ids].reverse());
   });
 
+  test('a narrow folder or date filter with a common keyword, or with a rare one, finds the same as the plain definition', async () => {
+    // SQLite drives a search by the filter's index when the keyword is common, by the name index when it is rare
+    const dir = await create(owner.token, base.id, '驱动测试', 'folder');
+    const inner = await create(owner.token, dir.id, '驱动子目录', 'folder');
+    const day = (d: number) => Date.parse(`2024-01-${String(d).padStart(2, '0')}T04:00:00Z`);
+    const made: { name: string; updated: number; size: number }[] = [];
+    for (let i = 1; i <= 24; i++) {
+      const name = `驱动文件${String(i).padStart(2, '0')}.txt`;
+      const f = await create(owner.token, i % 3 ? dir.id : inner.id, name);
+      made.push({ name, updated: day(i), size: (i * 7) % 10 });
+      await app().db.updateTable('items').set({ updated_at: day(i), size: (i * 7) % 10 }).where('id', '=', Number(f.id)).execute();
+    }
+    const rare = await create(owner.token, dir.id, '独有名称.txt');
+    await app().db.updateTable('items').set({ updated_at: day(5) }).where('id', '=', Number(rare.id)).execute();
+    // the same names outside the folder, and on other days
+    for (let i = 1; i <= 6; i++) await create(owner.token, base.id, `驱动外部${i}.txt`);
+
+    const inFolder = made.map((m) => m.name);
+    expect(await found(owner.token, '驱动', { folderId: dir.id, type: 'file' })).toEqual(inFolder);
+    expect(await found(owner.token, '驱动文件', { folderId: dir.id })).toEqual(inFolder);
+    expect(await found(owner.token, '驱动', { folderId: inner.id })).toEqual(inFolder.filter((_, i) => (i + 1) % 3 === 0));
+    expect(await found(owner.token, '独有', { folderId: dir.id })).toEqual(['独有名称.txt']);
+    expect(await found(owner.token, '独有', { folderId: inner.id })).toEqual([]);
+    expect(await found(owner.token, '驱动', { updatedFrom: '2024-01-03', updatedTo: '2024-01-07' })).toEqual(inFolder.slice(2, 7));
+    expect(await found(owner.token, '独有', { updatedFrom: '2024-01-05', updatedTo: '2024-01-05' })).toEqual(['独有名称.txt']);
+    expect(await found(owner.token, '驱动', { folderId: dir.id, updatedFrom: '2024-01-20', type: 'file' })).toEqual(inFolder.slice(19));
+
+    // order and paging along the filter's index
+    const page = async (query: Record<string, string | number>) =>
+      ((await search(owner.token, { keyword: '驱动', folderId: dir.id, type: 'file', ...query })).body.result.data as any[]).map((i) => i.name);
+    expect(await page({ pageSize: 3 })).toEqual(inFolder.slice(-3).reverse());
+    expect(await page({ pageSize: 3, page: 8 })).toEqual(inFolder.slice(0, 3).reverse());
+    expect(await page({ sortField: 'name', pageSize: 4, page: 2 })).toEqual(inFolder.slice(4, 8));
+    const bySize = [...made].sort((a, b) => b.size - a.size || b.updated - a.updated).map((m) => m.name);
+    expect((await page({ sortField: 'size', sortOrder: 'desc', pageSize: 24 })).map((n) => made.find((m) => m.name === n)!.size)).toEqual(
+      bySize.map((n) => made.find((m) => m.name === n)!.size),
+    );
+  });
+
   test('counts stop at 10000: more matches say limited, and pages beyond are empty', async () => {
     const dir = await create(owner.token, base.id, '大量', 'folder');
     const row = await app().db.selectFrom('items').selectAll().where('id', '=', Number(dir.id)).executeTakeFirstOrThrow();

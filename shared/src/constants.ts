@@ -185,3 +185,10 @@ export const TAG_COLORS = ['#f5222d', '#fa8c16', '#fadb14', '#52c41a', '#13c2c2'
 export const SEARCH_TOTAL_LIMIT = 10_000;
 /** Session-storage key of the advanced search page's state (spec: search info). */
 export const SEARCH_INFO_KEY = 'searchInfo';
+
+// ---- preview (api-contract.md, "Preview") ----
+
+/** Session-storage key of an external share's access key (the share page keeps it; the preview page reads it). */
+export const shareKeyStorageName = (shareId: string) => `share-key:${shareId}`;
+/** Bytes of a text file the preview shows (the server sends no more; `truncated` says so). */
+export const TEXT_PREVIEW_LIMIT = 2 * 1024 * 1024;

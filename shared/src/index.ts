@@ -15,6 +15,7 @@ export { REMOTE_MENUS, remoteMeta } from './menus';
 export * from './upload';
 export * from './download';
 export * from './share';
+export { encodePreviewData, decodePreviewData, previewListAround, PREVIEW_LIST_LIMIT, type PreviewTarget } from './previewData';
 export { WORKFLOW_CHANGED_EVENT, announceWorkflowChange } from './workflow';
 export {
   FERRY_STATUS_TEXT,

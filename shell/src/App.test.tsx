@@ -263,6 +263,23 @@ describe('remote loading', () => {
     expect(await screen.findByText('外链分享页面')).toBeInTheDocument();
     expect(mockedLoadRemote).toHaveBeenCalledWith('share/SharePage');
   });
+
+  it('the preview pages render files/Preview without signing in, with the address data', async () => {
+    fakeApi();
+    const view = renderShell('/preview/eyJmaWxlSWQiOiIxMiJ9');
+    expect(await screen.findByText('预览页面 eyJmaWxlSWQiOiIxMiJ9 桌面端')).toBeInTheDocument();
+    expect(mockedLoadRemote).toHaveBeenCalledWith('files/Preview');
+    expect(location()).toBe('/preview/eyJmaWxlSWQiOiIxMiJ9');
+    view.unmount();
+    renderShell('/mobilityPreview?previewData=abc');
+    expect(await screen.findByText('预览页面 abc 移动端')).toBeInTheDocument();
+  });
+
+  it('/previewVideo shows the same preview page', async () => {
+    fakeApi();
+    renderShell('/previewVideo?previewData=v1');
+    expect(await screen.findByText('预览页面 v1 桌面端')).toBeInTheDocument();
+  });
 });
 
 describe('tabs', () => {

@@ -1,5 +1,5 @@
 // The one router of 云文档. Public routes and the sign-in page stay free of antd; the
-// signed-in app and the public share page are lazy chunks.
+// signed-in app, the public share page and the preview page are lazy chunks.
 import { lazy, Suspense } from 'react';
 import { Provider as JotaiProvider } from 'jotai';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
@@ -10,15 +10,13 @@ import { UploadRoot } from './upload/UploadRoot';
 const LoginPage = lazy(() => import('./pages/login/LoginPage'));
 const AuthedApp = lazy(() => import('./authed/AuthedApp'));
 const SharePageHost = lazy(() => import('./authed/SharePageHost'));
+const PreviewHost = lazy(() => import('./authed/PreviewHost'));
 const publicPage = (name: keyof typeof import('./pages/public/PublicPages')) =>
   lazy(() => import('./pages/public/PublicPages').then((m) => ({ default: m[name] })));
 const ServicePage = publicPage('ServicePage');
 const PrivacyPage = publicPage('PrivacyPage');
 const SignUpPage = publicPage('SignUpPage');
 const AuthorizationPage = publicPage('AuthorizationPage');
-const PreviewPage = publicPage('PreviewPage');
-const MobilityPreviewPage = publicPage('MobilityPreviewPage');
-const PreviewVideoPage = publicPage('PreviewVideoPage');
 
 function LoginRoute() {
   const token = useToken();
@@ -42,9 +40,9 @@ export function ShellRoutes() {
         <Routes>
           <Route path="/login" element={<LoginRoute />} />
           <Route path="/s/:shareId" element={<SharePageHost />} />
-          <Route path="/mobilityPreview" element={<MobilityPreviewPage />} />
-          <Route path="/previewVideo" element={<PreviewVideoPage />} />
-          <Route path="/preview/:previewData" element={<PreviewPage />} />
+          <Route path="/mobilityPreview" element={<PreviewHost mobile />} />
+          <Route path="/previewVideo" element={<PreviewHost />} />
+          <Route path="/preview/:previewData" element={<PreviewHost />} />
           <Route path="/authorization" element={<AuthorizationPage />} />
           <Route path="/signUp" element={<SignUpPage />} />
           <Route path="/service" element={<ServicePage />} />

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, type FavoriteCategory, type FavoriteItem, type Item } from '@app/shared';
+import { api, decodePreviewData, type FavoriteCategory, type FavoriteItem, type Item } from '@app/shared';
 import { renderWithProviders, settled } from '@app/shared/test';
 import { FavoritePage } from './FavoritePage';
 import { docsFolder, report } from '../__tests__/fixtures';
@@ -261,6 +261,23 @@ describe('我的收藏', () => {
     await screen.findByText('季度报告.docx');
     await u.click(within(rowOf('季度报告.docx')).getByLabelText('打开所在位置 季度报告.docx'));
     expect(screen.getByTestId('where')).toHaveTextContent('/file/personal/2/10?focus=12');
+  });
+
+  it('a file’s name opens its preview in a new tab; a folder’s name opens the folder', async () => {
+    const windowOpen = jest.fn(() => ({}) as Window);
+    window.open = windowOpen as unknown as typeof window.open;
+    jest.spyOn(api, 'getFileActions').mockResolvedValue({ previewable: true, editable: true, actions: [] });
+    const u = user();
+    renderFavorites();
+    await u.click(await screen.findByText('季度报告.docx', { selector: 'a' }));
+    await waitFor(() => expect(windowOpen).toHaveBeenCalledTimes(1));
+    const [url] = windowOpen.mock.calls[0] as unknown as [string];
+    expect(decodePreviewData(url.replace(/^\/preview\//, ''))).toEqual({ fileId: '12', name: '季度报告.docx' });
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/favorite$/);
+
+    await u.click(screen.getByText('项目文档', { selector: 'a' }));
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/personal\/2\/10\/11$/);
+    expect(windowOpen).toHaveBeenCalledTimes(1);
   });
 
   it('打开所在位置 of a folder opens that folder', async () => {

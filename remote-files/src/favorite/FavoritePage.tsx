@@ -19,7 +19,7 @@ import {
 } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideEntry } from '../common/SideList';
-import { itemColumns, useOpenLocation } from '../common/itemCells';
+import { itemColumns, useOpenLocation, usePreviewFile } from '../common/itemCells';
 import { confirmDelete, pagingOf, selectionOf } from '../common/listParts';
 import { CategoryDialog } from './CategoryDialog';
 import { MoveFavoritesDialog } from './MoveFavoritesDialog';
@@ -135,7 +135,8 @@ export function FavoritePage({ title = '我的收藏' }: { title?: string }) {
     })),
   ];
 
-  const shared = itemColumns<FavoriteItem>(openLocation);
+  const preview = usePreviewFile(rows);
+  const shared = itemColumns<FavoriteItem>(openLocation, preview);
   const columns: TableColumnsType<FavoriteItem> = [
     ...shared.slice(0, 2),
     // 全部收藏 says which category each favourite is in

@@ -23,7 +23,7 @@ describe('右键菜单', () => {
     await screen.findByText('季度报告.docx');
 
     const menu = await openMenuOn(screen.getByText('季度报告.docx'));
-    expect(entries(menu)).toEqual(['下载', '分享', '重命名', '复制到', '移动到', '收藏', '标签', '创建快捷方式', '历史版本', '删除']);
+    expect(entries(menu)).toEqual(['预览', '下载', '分享', '重命名', '复制到', '移动到', '收藏', '标签', '创建快捷方式', '历史版本', '删除']);
     expect(checkbox('季度报告.docx')).toBeChecked();
     expect(screen.getByText('已选 1 项')).toBeInTheDocument();
 
@@ -47,7 +47,7 @@ describe('右键菜单', () => {
     renderFiles();
     await screen.findByText('季度报告.docx');
 
-    expect(entries(await openMenuOn(screen.getByText('季度报告.docx')))).toEqual(['下载', '分享', '复制到', '收藏', '标签', '创建快捷方式', '历史版本']);
+    expect(entries(await openMenuOn(screen.getByText('季度报告.docx')))).toEqual(['预览', '下载', '分享', '复制到', '收藏', '标签', '创建快捷方式', '历史版本']);
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(entries(await openMenuOn(screen.getByText('项目文档')))).toEqual(['打开', '下载', '分享', '复制到', '收藏', '标签', '创建快捷方式', '计算大小']);
   });

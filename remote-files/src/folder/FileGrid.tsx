@@ -1,9 +1,10 @@
-// The grid mode of 云文档's folder view: one tile per item with its icon, name (and its star
-// and tags) and a selection checkbox; the toolbar and the context menu act on the selection.
+// The grid mode of 云文档's folder view: one tile per item with its icon (a picture's
+// thumbnail), name (and its star and tags) and a selection checkbox; the toolbar and the context menu act on the selection.
 import type { HTMLAttributes, ReactNode } from 'react';
 import { Checkbox, Pagination, Spin, Typography } from 'antd';
 import { formatBytes, formatDateTime, type Item } from '@app/shared';
-import { ItemIcon, opensIn } from './itemView';
+import { opensIn } from './itemView';
+import { TileVisual } from './TileVisual';
 import { ItemBadges } from './ItemBadges';
 
 export interface FileGridProps {
@@ -62,7 +63,7 @@ export function FileGrid({ items, loading, selectedKeys, onSelect, onOpen, empty
                   onChange={(e) => toggle(item.id, e.target.checked)}
                   style={{ position: 'absolute', top: 6, left: 8 }}
                 />
-                <ItemIcon item={item} size={48} />
+                <TileVisual item={item} size={48} />
                 {opensIn(item) ? (
                   <Typography.Link onClick={() => onOpen(item)} ellipsis style={{ maxWidth: '100%' }}>
                     {item.name}

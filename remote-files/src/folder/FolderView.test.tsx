@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, ApiError } from '@app/shared';
+import { api, ApiError, decodePreviewData } from '@app/shared';
 import { renderWithProviders, type TestSession } from '@app/shared/test';
 import App from '../App';
 import { docsFolder, item, page, personalRoot, plan, publicRoot, report } from '../__tests__/fixtures';
@@ -97,6 +97,28 @@ describe('个人文件', () => {
     fireEvent.click(within(crumbs).getByRole('link', { name: '个人文件' }));
     expect(await screen.findByText('季度报告.docx')).toBeInTheDocument();
     expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/personal$/);
+  });
+
+  it('a file name opens its preview in a new tab, the previewable files of the page as its neighbours', async () => {
+    const windowOpen = jest.fn(() => ({}) as Window);
+    window.open = windowOpen as unknown as typeof window.open;
+    jest.spyOn(api, 'getFileActions').mockImplementation(async (ext: string) => ({ previewable: ext !== 'zip', editable: false, actions: [] }));
+    const photo = item({ id: '14', parentId: '10', name: '现场照片.jpg', extension: 'jpg', idPath: '2/10/14' });
+    const archive = item({ id: '15', parentId: '10', name: '资料.zip', extension: 'zip', idPath: '2/10/15' });
+    getItems.mockResolvedValue(page(personalRoot, [docsFolder, report, archive, photo]));
+    renderFiles('/file/personal');
+
+    fireEvent.click(await screen.findByText('现场照片.jpg'));
+    await waitFor(() => expect(windowOpen).toHaveBeenCalledTimes(1));
+    const [url, target] = windowOpen.mock.calls[0] as unknown as [string, string];
+    expect(target).toBe('_blank');
+    expect(decodePreviewData(url.replace(/^\/preview\//, ''))).toEqual({ fileId: '14', name: '现场照片.jpg', list: ['12', '14'] });
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/file\/personal$/);
+
+    // a type the server cannot show: the user is told so and nothing opens
+    fireEvent.click(screen.getByText('资料.zip'));
+    expect(await screen.findByText('该文件暂不支持预览')).toBeInTheDocument();
+    expect(windowOpen).toHaveBeenCalledTimes(1);
   });
 
   it('loads the folder named by the last segment of a deep link', async () => {

@@ -5,7 +5,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { api, formatBytes, formatDateTime, jumpToFile, LIST_MAX_RENDERED_ITEMS, Messages, notify, useRoles } from '@app/shared';
 import type { FolderItems, Item, ItemsQuery, SearchItem } from '@app/shared';
-import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
+import { LoadError, RemotePage, RowLink, SectionEmpty, useOpenPreview, useRowLinkStyle } from '@app/shared/ui';
 import { crumbsOf, routeSegments } from './paths';
 import { FileGrid } from './FileGrid';
 import { useFirstScreenFirst } from './firstScreen';
@@ -162,9 +162,16 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     drawn: drawn.length,
   });
 
-  /** Folders open in the list; a shortcut opens its target (a file: selected in its folder). */
+  const openPreview = useOpenPreview();
+  /** A file's preview, with the files shown around it (the folder's page, or the search hits) for 上一个/下一个. */
+  const preview = (item: Item) =>
+    void openPreview({ fileId: item.id, extension: item.extension, name: item.name, siblings: hits ?? rows });
+
+  /** Folders open in the list; a file opens its preview; a shortcut opens its target (a file: selected in its folder). */
   const open = (item: Item) => {
-    if (item.type === 'folder') {
+    if (item.type === 'file') {
+      preview(item);
+    } else if (item.type === 'folder') {
       navigate(pathTo(routeSegments(item)));
     } else if (item.type === 'shortcut') {
       if (!item.targetIdPath) {
@@ -215,6 +222,9 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
     switch (key) {
       case 'open':
         open(item);
+        break;
+      case 'preview':
+        preview(item);
         break;
       case 'download':
         download(items);

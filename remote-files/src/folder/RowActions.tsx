@@ -10,8 +10,8 @@ import { allowedActions, menuItems, type ItemActionKey } from './itemActions';
 
 export function RowActions({ item, onAction }: { item: Item; onAction: (key: ItemActionKey, items: Item[]) => void }) {
   const [moreOpen, setMoreOpen] = useState(false);
-  // the name opens the item: no 打开 here
-  const allowed = allowedActions([item]).filter((a) => a.key !== 'open');
+  // the name opens the item: no 打开 or 预览 here
+  const allowed = allowedActions([item]).filter((a) => a.key !== 'open' && a.key !== 'preview');
   const inline = allowed.filter((a) => a.inline);
   const more = allowed.filter((a) => !a.inline);
   const moreLink = (

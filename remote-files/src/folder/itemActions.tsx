@@ -10,6 +10,7 @@ import {
   DownloadOutlined,
   DragOutlined,
   EditOutlined,
+  EyeOutlined,
   FileAddOutlined,
   FolderAddOutlined,
   FolderOpenOutlined,
@@ -27,6 +28,7 @@ import { can, type ItemRight } from '../actions/permissions';
 
 export type ItemActionKey =
   | 'open'
+  | 'preview'
   | 'download'
   | 'share'
   | 'rename'
@@ -66,6 +68,7 @@ const ALL: ItemType[] = ['folder', 'file', 'shortcut'];
 
 export const ITEM_ACTIONS: ItemAction[] = [
   { key: 'open', label: '打开', icon: <FolderOpenOutlined />, right: 'view', kinds: ['folder', 'shortcut'] },
+  { key: 'preview', label: '预览', icon: <EyeOutlined />, right: 'view', kinds: ['file'] },
   { key: 'download', label: '下载', icon: <DownloadOutlined />, right: 'download', kinds: ['folder', 'file'], multi: true, inline: true, toolbar: true },
   { key: 'share', label: '分享', icon: <ShareAltOutlined />, right: 'view', kinds: ['folder', 'file'], multi: true, inline: true, toolbar: true },
   { key: 'rename', label: '重命名', icon: <EditOutlined />, right: 'rename', kinds: ALL, inline: true, toolbar: true },

@@ -3,8 +3,8 @@
 import type { Item } from '@app/shared';
 import { FileIcon } from '@app/shared/ui';
 
-/** Folders and shortcuts open from their name; files have no screen of their own yet. */
-export const opensIn = (item: Item) => item.type === 'folder' || item.type === 'shortcut';
+/** Every item opens from its name: a folder in the list, a shortcut its target, a file its preview. */
+export const opensIn = (item: Item) => item.type === 'folder' || item.type === 'shortcut' || item.type === 'file';
 
 export function ItemIcon({ item, size }: { item: Item; size: number }) {
   if (item.type === 'shortcut') {

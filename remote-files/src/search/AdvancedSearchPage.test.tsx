@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, SEARCH_INFO_KEY, sessionStore, type SearchItem, type SearchResult } from '@app/shared';
+import { api, decodePreviewData, SEARCH_INFO_KEY, sessionStore, type SearchItem, type SearchResult } from '@app/shared';
 import { renderWithProviders } from '@app/shared/test';
 import { item } from '../__tests__/fixtures';
 import { AdvancedSearchPage } from './AdvancedSearchPage';
@@ -276,12 +276,23 @@ describe('高级搜索', () => {
     expect(sessionStore.get(SEARCH_INFO_KEY)).toMatchObject({ applied: { keyword: '合同', mode: 'content' } });
   });
 
-  it('opens a file result in its folder with the file focused', async () => {
+  it('a file result opens its preview in a new tab; 打开所在位置 opens its folder with the file focused', async () => {
+    const windowOpen = jest.fn(() => ({}) as Window);
+    window.open = windowOpen as unknown as typeof window.open;
+    const ask = jest.spyOn(api, 'getFileActions').mockResolvedValue({ previewable: true, editable: false, actions: [] });
     renderPage();
     typeKeyword('报告');
     fireEvent.click(searchButton());
 
     fireEvent.click(within(await findRow('年度报告.docx')).getByTitle('年度报告.docx'));
+    await waitFor(() => expect(windowOpen).toHaveBeenCalledTimes(1));
+    expect(ask).toHaveBeenCalledWith('docx', expect.anything());
+    const [url] = windowOpen.mock.calls[0] as unknown as [string];
+    // the folder among the results is no neighbour of the file
+    expect(decodePreviewData(url.replace('/preview/', ''))).toEqual({ fileId: '13', name: '年度报告.docx' });
+    expect(where()).toHaveTextContent(/^\/file\/advancedSearch$/);
+
+    fireEvent.click(within(rowOf('年度报告.docx')).getByLabelText('打开所在位置 年度报告.docx'));
     expect(where()).toHaveTextContent('/file/public/1/20/11?focus=13');
   });
 

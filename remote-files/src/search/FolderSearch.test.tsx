@@ -89,7 +89,7 @@ describe('文件页的搜索框', () => {
     await screen.findByText('季度报告.docx');
     searchFor('计划');
 
-    fireEvent.click(await screen.findByTitle('计划.xlsx'));
+    fireEvent.click(await screen.findByLabelText('打开所在位置 计划.xlsx'));
     await waitFor(() => expect(where()).toHaveTextContent('/file/personal/2/10/11?focus=13'));
     await waitFor(() => expect(screen.getByRole('checkbox', { name: '选择 计划.xlsx' })).toBeChecked());
     expect(screen.getByText('计划.xlsx').closest('tr')).toHaveAttribute('data-focused', 'true');

@@ -1,14 +1,15 @@
 // The results of a search, for the advanced search page and the search box of the folder pages:
 // a table paged on the server with each item's icon, its name (the keyword marked), the text
-// around the hit of a full-text search, where it lives, size, date and owner. A result opens
-// where it lives: a folder as the folder shown, anything else selected in its folder.
+// around the hit of a full-text search, where it lives, size, date and owner. A file's name opens
+// its preview (the other files of the page as its neighbours); a folder opens as the folder
+// shown; 打开所在位置 shows any result selected in its folder.
 import type { ReactNode } from 'react';
 import { Alert, Table, Typography } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import type { TableRowSelection } from 'antd/es/table/interface';
 import { formatBytes, formatDateTime, jumpToFile, SEARCH_TOTAL_LIMIT, useRoles, type SearchItem, type SearchResult } from '@app/shared';
-import { RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
+import { RowLink, SectionEmpty, useOpenPreview, useRowLinkStyle } from '@app/shared/ui';
 import { ItemIcon } from '../folder/itemView';
 import { ItemBadges } from '../folder/ItemBadges';
 import { Highlighted } from './highlight';
@@ -53,10 +54,16 @@ export function SearchResults(props: SearchResultsProps) {
   const { keyword, result, loading, page, pageSize, onPage, onOpened, renderActions } = props;
   const roles = useRoles();
   const navigate = useNavigate();
+  const openPreview = useOpenPreview();
   useRowLinkStyle();
+  const shown = props.rows ?? result?.data ?? [];
 
-  /** A folder opens as the folder shown; other items (and 打开所在位置) select the item in its folder. */
+  /** A file opens its preview, a folder as the folder shown; shortcuts (and 打开所在位置) select the item in its folder. */
   const open = (item: SearchItem, where: 'item' | 'location') => {
+    if (where === 'item' && item.type === 'file') {
+      void openPreview({ fileId: item.id, extension: item.extension, name: item.name, siblings: shown });
+      return;
+    }
     const type = where === 'item' && item.type === 'folder' ? 'folder' : 'file';
     if (jumpToFile({ idPath: item.idPath, type }, roles, navigate)) onOpened?.(item);
   };
@@ -124,7 +131,7 @@ export function SearchResults(props: SearchResultsProps) {
         size="middle"
         scroll={{ x: TABLE_MIN_WIDTH }}
         columns={columns}
-        dataSource={props.rows ?? result?.data ?? []}
+        dataSource={shown}
         loading={loading}
         rowSelection={props.rowSelection}
         onRow={props.onRow}

@@ -10,7 +10,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { api, formatDateTime, notify, useLoad, type Item, type Paged, type Tag } from '@app/shared';
 import { LoadError, RemotePage, RowLink, SectionEmpty, useRowLinkStyle } from '@app/shared/ui';
 import { SideList, type SideGroup } from '../common/SideList';
-import { itemColumns, useOpenLocation } from '../common/itemCells';
+import { itemColumns, useOpenLocation, usePreviewFile } from '../common/itemCells';
 import { pagingOf, selectionOf } from '../common/listParts';
 import { TagChip } from '../folder/ItemBadges';
 import { TAG_SETTING_PATH } from './TagFilesDialog';
@@ -105,8 +105,9 @@ export function TagPage({ title = '标签' }: { title?: string }) {
       entries: g.entries.map((t: Tag) => ({ key: t.id, name: t.name, count: t.count, icon: <TagDot color={t.color} /> })),
     }));
 
+  const preview = usePreviewFile(rows);
   const columns: TableColumnsType<Item> = [
-    ...itemColumns<Item>(openLocation),
+    ...itemColumns<Item>(openLocation, preview),
     { key: 'updatedAt', dataIndex: 'updatedAt', title: '修改时间', width: 170, render: (v: string) => formatDateTime(v) },
     {
       key: 'actions',

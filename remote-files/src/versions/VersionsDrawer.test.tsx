@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api, ApiError, type FileVersion } from '@app/shared';
+import { api, ApiError, decodePreviewData, type FileVersion } from '@app/shared';
 import { renderWithProviders } from '@app/shared/test';
 import { item, WRITE } from '../__tests__/fixtures';
 import { VersionsDrawer } from './VersionsDrawer';
@@ -157,11 +157,24 @@ describe('历史版本', () => {
     expect(screen.queryByRole('button', { name: /删\s*除/ })).not.toBeInTheDocument();
   });
 
-  it('shows no 操作 column to a user who may only preview', async () => {
+  it('offers a user who may only preview 预览 of each version and nothing else', async () => {
     renderDrawer({ ...file, permissions: ['view'] });
     await screen.findByText('V3');
-    expect(screen.queryByRole('columnheader', { name: '操作' })).not.toBeInTheDocument();
+    expect(within(rowOf(2)).getAllByRole('button').map((b) => b.textContent)).toEqual(['预览']);
     expect(screen.queryByRole('button', { name: /下载/ })).not.toBeInTheDocument();
+  });
+
+  it('预览 opens the version in a new tab', async () => {
+    const windowOpen = jest.fn(() => ({}) as Window);
+    window.open = windowOpen as unknown as typeof window.open;
+    jest.spyOn(api, 'getFileActions').mockResolvedValue({ previewable: true, editable: true, actions: [] });
+    renderDrawer();
+    await screen.findByText('V3');
+    fireEvent.click(screen.getByRole('button', { name: '预览版本 V2' }));
+    await waitFor(() => expect(windowOpen).toHaveBeenCalledTimes(1));
+    const [url, name] = windowOpen.mock.calls[0] as unknown as [string, string];
+    expect(name).toBe('_blank');
+    expect(decodePreviewData(url.replace('/preview/', ''))).toEqual({ fileId: '12', versionId: 'v2', name: '季度报告.docx（V2）' });
   });
 
   it('downloads a version straight from the server with its versionId', async () => {

@@ -1,13 +1,13 @@
 // 历史版本 of a file in 云文档: every version, newest first, with its size, creator and time;
 // the master version (the file's content) is tagged. With the `version` right the user may
 // make another version the master, roll back to a version (which adds a new master with its
-// content) or delete a version that is not the master. With the `download` right any version
-// may be downloaded.
+// content) or delete a version that is not the master. Any version can be previewed (预览 opens
+// it in a new tab); with the `download` right any version may be downloaded.
 import { useEffect, useRef, useState } from 'react';
 import { App as AntApp, Button, Drawer, Space, Table, Tag } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { api, downloadFile, formatBytes, formatDateTime, Messages, notify, type FileVersion, type Item } from '@app/shared';
-import { LoadError, SectionEmpty } from '@app/shared/ui';
+import { LoadError, SectionEmpty, useOpenPreview } from '@app/shared/ui';
 
 export interface VersionsDrawerProps {
   /** the file whose versions are shown; the drawer is open while it is set */
@@ -22,6 +22,7 @@ export const VERSION_TEXTS = {
   rollback: '回滚到此版本',
   delete: '删除',
   master: '主版本',
+  preview: '预览',
   download: '下载',
   rollbackConfirm: (n: number) => `确定将文件回滚到版本 V${n} 吗？回滚会生成一个新的主版本。`,
   deleteConfirm: (n: number) => `确定删除版本 V${n} 吗？删除后无法恢复。`,
@@ -48,6 +49,7 @@ export function VersionsDrawer({ item, onClose, onChanged }: VersionsDrawerProps
   /** the version an action is running on */
   const [busyId, setBusyId] = useState<string | null>(null);
   const fileId = item?.id;
+  const openPreview = useOpenPreview();
   const editable = (shown?.permissions ?? []).includes('version');
   const downloadable = (shown?.permissions ?? []).includes('download');
 
@@ -124,43 +126,49 @@ export function VersionsDrawer({ item, onClose, onChanged }: VersionsDrawerProps
     { key: 'creator', dataIndex: 'creatorName', title: '创建者', ellipsis: true },
     { key: 'createdAt', dataIndex: 'createdAt', title: '时间', width: 150, render: (v: string) => formatDateTime(v) },
   ];
-  if (editable || downloadable) {
-    columns.push({
-      key: 'actions',
-      title: '操作',
-      width: downloadable && editable ? 270 : 220,
-      render: (_: unknown, v) => {
-        const disabled = busyId !== null;
-        return (
-          <Space size={0} wrap>
-            {downloadable ? (
-              <Button type="link" size="small" aria-label={`下载版本 V${v.version}`} onClick={() => downloadFile(v.fileId, { versionId: v.id })}>
-                {VERSION_TEXTS.download}
-              </Button>
-            ) : null}
-            {editable && !v.isMaster ? (
-              <Button type="link" size="small" disabled={disabled} loading={busyId === v.id} onClick={() => setMaster(v)}>
-                {VERSION_TEXTS.setMaster}
-              </Button>
-            ) : null}
-            {editable && !v.isMaster ? (
-              <Button type="link" size="small" disabled={disabled} onClick={() => rollback(v)}>
-                {VERSION_TEXTS.rollback}
-              </Button>
-            ) : null}
-            {editable && !v.isMaster ? (
-              <Button type="link" size="small" danger disabled={disabled} onClick={() => remove(v)}>
-                {VERSION_TEXTS.delete}
-              </Button>
-            ) : null}
-          </Space>
-        );
-      },
-    });
-  }
+  const preview = (v: FileVersion) => {
+    if (!shown) return;
+    void openPreview({ fileId: v.fileId, versionId: v.id, extension: shown.extension, name: `${shown.name}（V${v.version}）` });
+  };
+
+  columns.push({
+    key: 'actions',
+    title: '操作',
+    width: editable ? (downloadable ? 320 : 280) : downloadable ? 130 : 80,
+    render: (_: unknown, v) => {
+      const disabled = busyId !== null;
+      return (
+        <Space size={0} wrap>
+          <Button type="link" size="small" aria-label={`预览版本 V${v.version}`} onClick={() => preview(v)}>
+            {VERSION_TEXTS.preview}
+          </Button>
+          {downloadable ? (
+            <Button type="link" size="small" aria-label={`下载版本 V${v.version}`} onClick={() => downloadFile(v.fileId, { versionId: v.id })}>
+              {VERSION_TEXTS.download}
+            </Button>
+          ) : null}
+          {editable && !v.isMaster ? (
+            <Button type="link" size="small" disabled={disabled} loading={busyId === v.id} onClick={() => setMaster(v)}>
+              {VERSION_TEXTS.setMaster}
+            </Button>
+          ) : null}
+          {editable && !v.isMaster ? (
+            <Button type="link" size="small" disabled={disabled} onClick={() => rollback(v)}>
+              {VERSION_TEXTS.rollback}
+            </Button>
+          ) : null}
+          {editable && !v.isMaster ? (
+            <Button type="link" size="small" danger disabled={disabled} onClick={() => remove(v)}>
+              {VERSION_TEXTS.delete}
+            </Button>
+          ) : null}
+        </Space>
+      );
+    },
+  });
 
   return (
-    <Drawer open={!!item} title={`历史版本 - ${shown?.name ?? ''}`} size={720} destroyOnHidden onClose={onClose}>
+    <Drawer open={!!item} title={`历史版本 - ${shown?.name ?? ''}`} size={780} destroyOnHidden onClose={onClose}>
       {state.status === 'error' ? (
         <LoadError message={state.message} onRetry={() => setAttempt((a) => a + 1)} />
       ) : (

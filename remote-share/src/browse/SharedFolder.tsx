@@ -1,12 +1,13 @@
 // One folder reached through a share, for 与我共享 and for the external share page: the share
 // path as breadcrumbs (it starts at the shared item; nothing above it shows), the items a page
-// at a time, and what the share's level allows: 下载 and 打包下载 from level 2, 上传 at level 3.
+// at a time, a file's name opening its preview (through the share), and what the share's level
+// allows: 下载 and 打包下载 from level 2, 上传 at level 3.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Breadcrumb, Button, Space, Table, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { DownloadOutlined, FileZipOutlined, ReloadOutlined } from '@ant-design/icons';
 import { formatBytes, type FolderItems, type Item, type ShareLevel, type UploadPath, useLoad } from '@app/shared';
-import { FileIcon, LoadError, RowLink, UploadButton, useRowLinkStyle, useUploadDropTarget, useUploadsSettled } from '@app/shared/ui';
+import { FileIcon, LoadError, RowLink, UploadButton, useOpenPreview, useRowLinkStyle, useUploadDropTarget, useUploadsSettled } from '@app/shared/ui';
 
 export const BROWSE_TEXTS = {
   download: '下载',
@@ -17,6 +18,8 @@ export const BROWSE_TEXTS = {
 } as const;
 
 export interface SharedFolderProps {
+  /** the share browsed: a file's preview goes through it */
+  shareId: string;
   /** the folder shown (null: the share's top) */
   folderId: string | null;
   onNavigate(folderId: string | null): void;
@@ -41,11 +44,12 @@ export function shareCrumbs(folder: Pick<Item, 'id' | 'idPath' | 'namePath'>): A
   return ids.map((id, i) => ({ id, name: names[i] ?? '' }));
 }
 
-export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, download, uploadTarget }: SharedFolderProps) {
+export function SharedFolder({ shareId, folderId, onNavigate, load, level, rootCrumb, download, uploadTarget }: SharedFolderProps) {
   useRowLinkStyle();
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<Item[]>([]);
   const { state, reload } = useLoad(useCallback(() => load(folderId, page, PAGE_SIZE), [load, folderId, page]));
+  const openPreview = useOpenPreview();
 
   useEffect(() => {
     setPage(1);
@@ -74,8 +78,11 @@ export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, dow
     })),
   ];
 
+  const rows = state.data?.items.data ?? [];
+  /** A folder opens in place; a file opens its preview, the files of the page as its neighbours. */
   const open = (item: Item) => {
     if (item.type === 'folder') onNavigate(item.id);
+    else if (item.type === 'file') void openPreview({ fileId: item.id, shareId, extension: item.extension, name: item.name, siblings: rows });
   };
 
   const columns: TableColumnsType<Item> = [
@@ -85,7 +92,7 @@ export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, dow
       render: (_: unknown, item) => (
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
           <FileIcon extension={item.extension} name={item.name} folder={item.type === 'folder'} size={24} />
-          {item.type === 'folder' ? <RowLink onClick={() => open(item)}>{item.name}</RowLink> : <span>{item.name}</span>}
+          {item.type === 'folder' || item.type === 'file' ? <RowLink onClick={() => open(item)}>{item.name}</RowLink> : <span>{item.name}</span>}
         </span>
       ),
     },
@@ -128,7 +135,7 @@ export function SharedFolder({ folderId, onNavigate, load, level, rootCrumb, dow
         size="middle"
         loading={state.status === 'loading'}
         columns={columns}
-        dataSource={state.data?.items.data ?? []}
+        dataSource={rows}
         locale={{ emptyText: BROWSE_TEXTS.empty }}
         rowSelection={
           canDownload

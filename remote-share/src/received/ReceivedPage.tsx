@@ -88,6 +88,7 @@ export function ReceivedPage() {
         </Typography.Paragraph>
         <SharedFolder
           key={record.shareId}
+          shareId={record.shareId}
           folderId={folderId ?? topOf(record)}
           onNavigate={(id) => go(record.shareId, id)}
           load={load}

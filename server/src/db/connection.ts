@@ -33,6 +33,9 @@ export interface OpenOptions {
   onIdleError?: (err: Error) => void;
 }
 
+/** The page cache of the SQLite connection, in KiB. */
+const SQLITE_CACHE_KIB = 64 * 1024;
+
 export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, types: pgTypes as unknown as pg.CustomTypesConfig });
@@ -46,6 +49,9 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // 64 MiB of page cache rather than SQLite's 2 MiB: lists and searches read items by id all
+  // over the table, and a page read from memory costs a fraction of one read from the file
+  sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   registerSqliteFunctions(sqlite);
   return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
 }

@@ -859,6 +859,158 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('item_texts').ifExists().execute();
       },
     },
+    // speed of the finding lists (docs/integration.md, "Favourites, tags and search"):
+    // - favourites and tag rows carry copies of their item's state (in the recycle bin, space,
+    //   owner), kept by triggers, so that a list is counted and paged from one partial index
+    //   of the live rows instead of a lookup of every item;
+    // - SQLite: the indexes by update time and by id path also hold name_key, so that a name
+    //   search driven by a date range or a folder checks names in the index before it reads
+    //   an item (PostgreSQL's planner has pg_trgm); the text index's 1–2-character tokens
+    //   cover every script (Latin keywords such as "AI" or "v2" were a scan)
+    '2026-11-24-0014-find-speed': {
+      async up(db: Kysely<any>) {
+        for (const table of ['favorites', 'item_tags']) {
+          await db.schema.alterTable(table).addColumn('item_deleted', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema.alterTable(table).addColumn('item_space_type', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+          await db.schema.alterTable(table).addColumn('item_owner_id', big, (c) => c.notNull().defaultTo(0)).execute();
+          await sql
+            .raw(
+              `update ${table} set (item_deleted, item_space_type, item_owner_id) =
+                (select case when i.deleted_at is null then 0 else 1 end, i.space_type, i.owner_id from items i where i.id = ${table}.item_id)`,
+            )
+            .execute(db);
+        }
+        const copyTo = (table: string) =>
+          `update ${table} set item_deleted = case when new.deleted_at is null then 0 else 1 end,
+             item_space_type = new.space_type, item_owner_id = new.owner_id where item_id = new.id;`;
+        if (pg) {
+          await sql
+            .raw(
+              `create or replace function items_marks_copy() returns trigger language plpgsql as $$
+                begin ${copyTo('favorites')} ${copyTo('item_tags')} return new; end $$`,
+            )
+            .execute(db);
+          await sql`create trigger items_marks after update of deleted_at, space_type, owner_id on items for each row
+            when ((old.deleted_at is null) <> (new.deleted_at is null) or old.space_type <> new.space_type or old.owner_id <> new.owner_id)
+            execute function items_marks_copy()`.execute(db);
+          await sql
+            .raw(
+              `create or replace function marks_item_state() returns trigger language plpgsql as $$
+                begin
+                  select case when i.deleted_at is null then 0 else 1 end, i.space_type, i.owner_id
+                    into new.item_deleted, new.item_space_type, new.item_owner_id from items i where i.id = new.item_id;
+                  return new;
+                end $$`,
+            )
+            .execute(db);
+          for (const table of ['favorites', 'item_tags']) {
+            await sql.raw(`create trigger ${table}_item_state before insert on ${table} for each row execute function marks_item_state()`).execute(db);
+          }
+        } else {
+          await sql
+            .raw(
+              `create trigger items_marks_au after update of deleted_at, space_type, owner_id on items
+                when (old.deleted_at is null) <> (new.deleted_at is null) or old.space_type <> new.space_type or old.owner_id <> new.owner_id
+                begin ${copyTo('favorites')} ${copyTo('item_tags')} end`,
+            )
+            .execute(db);
+          for (const [table, key] of [
+            ['favorites', 'user_id = new.user_id'],
+            ['item_tags', 'tag_id = new.tag_id'],
+          ]) {
+            await sql
+              .raw(
+                `create trigger ${table}_item_state after insert on ${table} begin
+                  update ${table} set (item_deleted, item_space_type, item_owner_id) =
+                    (select case when i.deleted_at is null then 0 else 1 end, i.space_type, i.owner_id from items i where i.id = new.item_id)
+                  where ${key} and item_id = new.item_id;
+                end`,
+              )
+              .execute(db);
+          }
+          await db.schema.dropIndex('items_updated').execute();
+          await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id', 'name_key']).execute();
+          await db.schema.dropIndex('items_id_path').execute();
+          await db.schema.createIndex('items_id_path').on('items').columns(['id_path', 'name_key']).execute();
+          // the texts' 1–2-character tokens now cover every script, not CJK alone
+          await sql`delete from item_texts_grams`.execute(db);
+          await sql`insert into item_texts_grams(rowid, grams) select item_id, content_grams(text) from item_texts`.execute(db);
+        }
+        // the live rows in the orders the lists are paged in, with what their scope checks
+        await db.schema.dropIndex('favorites_user_time').execute();
+        await db.schema.dropIndex('favorites_category').execute();
+        await db.schema.dropIndex('item_tags_time').execute();
+        await db.schema
+          .createIndex('favorites_live_time')
+          .on('favorites')
+          .columns(['user_id', 'created_at', 'item_id', 'category_id', 'item_space_type', 'item_owner_id'])
+          .where(sql.ref('item_deleted'), '=', 0)
+          .execute();
+        await db.schema
+          .createIndex('favorites_live_category')
+          .on('favorites')
+          .columns(['user_id', 'category_id', 'created_at', 'item_id', 'item_space_type', 'item_owner_id'])
+          .where(sql.ref('item_deleted'), '=', 0)
+          .execute();
+        await db.schema
+          .createIndex('item_tags_live_time')
+          .on('item_tags')
+          .columns(['tag_id', 'created_at', 'item_id', 'item_space_type', 'item_owner_id'])
+          .where(sql.ref('item_deleted'), '=', 0)
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const i of ['favorites_live_time', 'favorites_live_category', 'item_tags_live_time']) await db.schema.dropIndex(i).ifExists().execute();
+        await db.schema.createIndex('favorites_user_time').on('favorites').columns(['user_id', 'created_at', 'item_id']).execute();
+        await db.schema.createIndex('favorites_category').on('favorites').columns(['user_id', 'category_id', 'created_at', 'item_id']).execute();
+        await db.schema.createIndex('item_tags_time').on('item_tags').columns(['tag_id', 'created_at', 'item_id']).execute();
+        if (pg) {
+          await sql`drop trigger if exists items_marks on items`.execute(db);
+          for (const table of ['favorites', 'item_tags']) await sql.raw(`drop trigger if exists ${table}_item_state on ${table}`).execute(db);
+          await sql`drop function if exists items_marks_copy()`.execute(db);
+          await sql`drop function if exists marks_item_state()`.execute(db);
+        } else {
+          for (const t of ['items_marks_au', 'favorites_item_state', 'item_tags_item_state']) await sql.raw(`drop trigger if exists ${t}`).execute(db);
+          await db.schema.dropIndex('items_updated').execute();
+          await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id']).execute();
+          await db.schema.dropIndex('items_id_path').execute();
+          await db.schema.createIndex('items_id_path').on('items').column('id_path').execute();
+        }
+        for (const table of ['favorites', 'item_tags']) {
+          for (const c of ['item_deleted', 'item_space_type', 'item_owner_id']) await db.schema.alterTable(table).dropColumn(c).execute();
+        }
+      },
+    },
+    // preview (docs/integration.md, "Preview"): what is made of a content once (MD5 and size)
+    // for previews: the PDF of an office document (LibreOffice), a picture's thumbnail and its
+    // scaled view, from jobs that any instance's workers lease
+    '2026-11-24-0015-preview': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('preview_conversions')
+          // `${kind}:${md5}-${size}` of the source content
+          .addColumn('content_key', 'text', (c) => c.primaryKey())
+          // pdf, thumb, view
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('blob_id', big, (c) => c.notNull())
+          .addColumn('extension', 'text', (c) => c.notNull())
+          // queued, running, done (output holds the PDF), failed (error says why)
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('lease_until', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('error', 'text', (c) => c.notNull().defaultTo(''))
+          // relative to $DATA_DIR/previews
+          .addColumn('output', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('bytes', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('requested_at', big, (c) => c.notNull())
+          .addColumn('finished_at', big, (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('preview_conversions_due').on('preview_conversions').columns(['kind', 'status', 'requested_at']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('preview_conversions').ifExists().execute();
+      },
+    },
   };
 }
 

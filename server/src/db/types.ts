@@ -513,6 +513,10 @@ export interface FavoritesTable {
   /** null: 默认收藏夹 */
   category_id: number | null;
   created_at: number;
+  /** copies of the item's state, kept by triggers (migration 0014): lists count and page without reading items */
+  item_deleted: Generated<number>;
+  item_space_type: Generated<number>;
+  item_owner_id: Generated<number>;
 }
 
 /** A personal tag (owner_id its owner) or a public one (owner_id 0, is_public 1). */
@@ -533,6 +537,26 @@ export interface ItemTagsTable {
   item_id: number;
   created_by: number;
   created_at: number;
+  /** as in FavoritesTable */
+  item_deleted: Generated<number>;
+  item_space_type: Generated<number>;
+  item_owner_id: Generated<number>;
+}
+
+/** What the preview makes of a content once: an office document's PDF, a picture's thumbnail or scaled view (migration 0015). */
+export interface PreviewConversionsTable {
+  content_key: string;
+  kind: 'pdf' | 'thumb' | 'view';
+  blob_id: number;
+  extension: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  lease_until: Generated<number>;
+  attempts: Generated<number>;
+  error: Generated<string>;
+  output: Generated<string>;
+  bytes: Generated<number>;
+  requested_at: number;
+  finished_at: Generated<number>;
 }
 
 /** The extracted text of a file's master version (full-text search). */
@@ -593,6 +617,7 @@ export interface Database {
   tags: TagsTable;
   item_tags: ItemTagsTable;
   item_texts: ItemTextsTable;
+  preview_conversions: PreviewConversionsTable;
   content_jobs: ContentJobsTable;
 }
 

@@ -1,5 +1,5 @@
-// Small documents made by the tests of 云文档's text extraction: Office Open XML parts in a zip,
-// and a one-page PDF (Helvetica, so Latin text only).
+// Small documents made by the tests of 云文档's text extraction and preview: Office Open XML
+// parts in a zip, a complete .docx, and a one-page PDF (Helvetica, so Latin text only).
 import yazl from 'yazl';
 
 export function zipOf(entries: Record<string, string>): Promise<Buffer> {
@@ -22,6 +22,30 @@ export function docx(text: string): Promise<Buffer> {
   return zipOf({
     '[Content_Types].xml': TYPES,
     'word/document.xml': `<w:document><w:body><w:p><w:r><w:t>${text.slice(0, half)}</w:t></w:r><w:r><w:t>${text.slice(half)}</w:t></w:r></w:p></w:body></w:document>`,
+  });
+}
+
+const xmlText = (s: string) => s.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+/**
+ * A .docx that Word and LibreOffice open: the package's content types and relationships, one
+ * paragraph per entry of `paragraphs` (an empty string breaks the page).
+ */
+export function wordDocument(paragraphs: string[]): Promise<Buffer> {
+  const body = paragraphs
+    .map((p) => (p === '' ? '<w:p><w:r><w:br w:type="page"/></w:r></w:p>' : `<w:p><w:r><w:t xml:space="preserve">${xmlText(p)}</w:t></w:r></w:p>`))
+    .join('');
+  return zipOf({
+    '[Content_Types].xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    '_rels/.rels':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    'word/document.xml':
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+      `<w:body>${body}</w:body></w:document>`,
   });
 }
 

@@ -33,6 +33,7 @@ import type {
 } from './types';
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
 import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
+import type { PreviewBody, PreviewConversion, PreviewPayload, TextPreview } from './types';
 import type { CreatedShare, CreateShareBody, OutsourceInfo, ShareEvent, ShareRecord, UpdateShareBody } from './types';
 import type {
   StartWorkflowBody,
@@ -157,6 +158,17 @@ export const api = {
       params: { ...query, ...config?.params },
       headers: { ...(config?.headers as Record<string, string> | undefined), accessKey },
     }),
+  // ---- preview (api-contract.md, "Preview") ----
+  /** The preview payload; an external share's key goes in the accessKey header. */
+  createComponentData: (body: PreviewBody, accessKey?: string | null, config?: HttpConfig) =>
+    http.post<PreviewPayload>('/User/FileTransfer/CreateComponentData', body, {
+      ...(accessKey ? { withToken: false, silentLogout: true } : {}),
+      ...config,
+      headers: { ...(config?.headers as Record<string, string> | undefined), ...(accessKey ? { accessKey } : {}) },
+    }),
+  /** GET a payload's data.url (text) or data.conversionUrl (office): a path from the site root, /api/… */
+  getPreviewText: (url: string, config?: HttpConfig) => http.get<TextPreview>(url.replace(/^\/api/, ''), config),
+  getPreviewConversion: (url: string, config?: HttpConfig) => http.get<PreviewConversion>(url.replace(/^\/api/, ''), config),
   // ---- approvals (api-contract.md, "Approvals") ----
   getWorkflowDefinitions: (config?: HttpConfig) => http.get<WorkflowDefinition[]>('/Workflow/Definitions', config),
   createWorkflowDefinition: (body: WorkflowDefinitionBody, config?: HttpConfig) =>

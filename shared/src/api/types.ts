@@ -1020,3 +1020,70 @@ export interface SearchResult extends Paged<SearchItem> {
   /** true when more matched than `total` says (the count stops at SEARCH_TOTAL_LIMIT) */
   limited?: boolean;
 }
+
+// ---- Preview (api-contract.md, "Preview"; docs/integration.md, "Preview") ---------------
+
+/** The viewer that shows a file. */
+export type PreviewSource = 'image' | 'pdf' | 'video' | 'audio' | 'text' | 'office';
+
+/** POST /api/User/FileTransfer/CreateComponentData body (an external share sends its key in the accessKey header). */
+export interface PreviewBody {
+  fileId: string;
+  /** a version of the file (not through a share) */
+  versionId?: string;
+  /** through an internal share (与我共享) or an external share (/s/{shareId}) */
+  shareId?: string;
+}
+
+/** POST /api/User/FileTransfer/CreateComponentData reply: what the preview page shows. */
+export interface PreviewPayload {
+  fileId: string;
+  source: PreviewSource;
+  data: {
+    name: string;
+    extension: string;
+    size: number;
+    updatedAt: string;
+    versionId: string | null;
+    shareId: string | null;
+    /**
+     * What the viewer loads (cookie session; an external share adds `accessKey=` to it):
+     * image, pdf, video, audio: the bytes (Range works; a picture over 4096×4096 pixels comes
+     * scaled, as WebP); text: GET → TextPreview;
+     * office: the PDF LibreOffice made of it, once `conversionUrl` says it is ready.
+     */
+    url: string;
+    /** office only: GET → PreviewConversion (starts the conversion when needed) */
+    conversionUrl: string | null;
+    /** pictures (JPEG, PNG, WebP, GIF, AVIF): a 256 px WebP thumbnail (404 while it is being made); null otherwise */
+    thumbnailUrl: string | null;
+    /** the original file, when the caller may download it (level 2 or more); null otherwise */
+    downloadUrl: string | null;
+    /** drawn over the preview (enterprise files, while the setting is on); null for none */
+    watermark: string | null;
+  };
+  permissionVo: {
+    /** 1 preview, 2 download, 3 upload and edit, 4 manage */
+    level: number;
+    download: boolean;
+  };
+  PreviewActions: { previewable: boolean };
+}
+
+/** GET data.url of a text preview. */
+export interface TextPreview {
+  text: string;
+  /** how the bytes were read */
+  encoding: 'utf-8' | 'gb18030';
+  /** the file's size in bytes */
+  size: number;
+  /** only the first TEXT_PREVIEW_LIMIT bytes are shown */
+  truncated: boolean;
+}
+
+/** GET data.conversionUrl of an office preview. */
+export interface PreviewConversion {
+  /** ready: data.url gives the PDF; converting: ask again shortly; failed: `message` says why */
+  status: 'ready' | 'converting' | 'failed';
+  message: string;
+}

@@ -5,3 +5,12 @@ export { AppProviders, appTheme } from './AppProviders';
 export { createAntdNotifier } from './antdNotifier';
 export { AppDialog, type AppDialogProps } from './AppDialog';
 export * from './components';
+export {
+  useOpenPreview,
+  openPreview,
+  isPreviewable,
+  resetPreviewableCache,
+  PREVIEW_OPEN_TEXTS,
+  type OpenPreviewTarget,
+  type PreviewSibling,
+} from './preview/useOpenPreview';

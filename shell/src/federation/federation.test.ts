@@ -33,8 +33,8 @@ describe('selectRemotes', () => {
     expect(names(selectRemotes(config, { simple: false, policy: { ...all, workflow: false, ferrySpaces: false } }))).toEqual(['files', 'share']);
   });
 
-  it('before sign-in only the public share page is needed', () => {
-    expect(names(selectRemotes(config, { simple: false, policy: null }))).toEqual(['share']);
+  it('before sign-in only what the public share and preview pages need', () => {
+    expect(names(selectRemotes(config, { simple: false, policy: null }))).toEqual(['files', 'share']);
   });
 });
 
@@ -49,10 +49,10 @@ describe('registerSelectedRemotes', () => {
     expect(mockedRegister).toHaveBeenCalledTimes(1);
   });
 
-  it('adds the rest after sign-in without registering share again', () => {
+  it('adds the rest after sign-in without registering share and files again', () => {
     registerSelectedRemotes(selectRemotes(config, { simple: false, policy: null }));
     registerSelectedRemotes(selectRemotes(config, { simple: false, policy: all }));
-    expect(mockedRegister.mock.calls.map((c) => names(c[0] as { name: string }[]))).toEqual([['share'], ['files', 'workflow', 'swapspace']]);
+    expect(mockedRegister.mock.calls.map((c) => names(c[0] as { name: string }[]))).toEqual([['files', 'share'], ['workflow', 'swapspace']]);
   });
 });
 

@@ -12,13 +12,15 @@ export interface RemoteSelection {
 /**
  * Simple mode keeps only ferry. Full mode drops ferry (its routes exist only in simple
  * mode), workflow when the policy turns workflow off and swapspace when ferrySpaces is off.
- * Before sign-in only the share remote (the public /s/ page) is needed.
+ * Before sign-in only what the public pages need: the share remote (the /s/ page) and the
+ * files remote (the preview page, which an external share's visitor opens without a session).
+ * Registering loads nothing: a remote is fetched when a page first shows it.
  */
 export function selectRemotes(config: Pick<RuntimeConfig, 'remotes'>, { simple, policy }: RemoteSelection): RemoteEntry[] {
   return config.remotes.filter((r) => {
     if (simple) return r.name === 'ferry';
     if (r.name === 'ferry') return false;
-    if (r.name === 'share') return true;
+    if (r.name === 'share' || r.name === 'files') return true;
     if (!policy) return false;
     if (r.name === 'workflow') return policy.workflow;
     if (r.name === 'swapspace') return policy.ferrySpaces;

@@ -26,7 +26,13 @@ describe('start-up', () => {
   it('without a token: registers only what public pages need and redirects nothing', async () => {
     fakeApi();
     expect(await startUp(fullConfig, at('/workflow/list'))).toEqual({ replaceWith: null });
-    expect(registeredNames()).toEqual(['share']);
+    expect(registeredNames()).toEqual(['files', 'share']);
+  });
+
+  it('a preview link opened without a session registers the files remote for the preview page', async () => {
+    fakeApi();
+    expect(await startUp(fullConfig, at('/preview/eyJmaWxlSWQiOiIxIn0'))).toEqual({ replaceWith: null });
+    expect(registeredNames()).toContain('files');
   });
 
   it('takes over a temporarily-token session, loads menus, and applies the redirect rule', async () => {

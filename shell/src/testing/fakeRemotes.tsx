@@ -68,4 +68,11 @@ export const fakeModules: Record<string, unknown> = {
   'share/App': { default: ShareApp },
   'share/meta': { default: { name: 'share', title: '分享', menu: [] } },
   'share/SharePage': { default: () => <h2>外链分享页面</h2> },
+  'files/Preview': {
+    default: ({ previewData, mobile }: { previewData: string; mobile?: boolean }) => (
+      <h2>
+        预览页面 {previewData} {mobile ? '移动端' : '桌面端'}
+      </h2>
+    ),
+  },
 };

@@ -7,7 +7,7 @@ import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/err
 import type { TimeFormatter } from '../../lib/time';
 import type { FoldersService } from '../folders/service';
 import { itemsInOrder } from '../search/items';
-import { callerScope, inScope } from '../search/scope';
+import { callerScope, markedInScope, markedPage } from '../search/scope';
 import { cleanLabel } from '../tags/labels';
 import type { FavoriteCategory, FavoriteCategoryBody, FavoritesBody, FavoritesList, FavoritesQuery } from './schemas';
 
@@ -42,13 +42,8 @@ export class FavoritesService {
     const { scope } = await this.scopeFor(user);
     const [rows, counts] = await Promise.all([
       this.db.selectFrom('favorite_categories').select(['id', 'name']).where('user_id', '=', user.id).orderBy('id').execute(),
-      this.db
-        .selectFrom('favorites as f')
-        .innerJoin('items', 'items.id', 'f.item_id')
+      markedInScope(this.db.selectFrom('favorites as f').where('f.user_id', '=', user.id), scope, 'f')
         .select(['f.category_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('f.user_id', '=', user.id)
-        .where('items.deleted_at', 'is', null)
-        .where(inScope(scope))
         .groupBy('f.category_id')
         .execute(),
     ]);
@@ -107,24 +102,18 @@ export class FavoritesService {
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const { rights, scope } = await this.scopeFor(user);
-    const base = this.db
-      .selectFrom('favorites as f')
-      .innerJoin('items', 'items.id', 'f.item_id')
-      .where('f.user_id', '=', user.id)
-      .where('items.deleted_at', 'is', null)
-      .$if(categoryId === DEFAULT_CATEGORY, (q) => q.where('f.category_id', 'is', null))
-      .$if(categoryId > DEFAULT_CATEGORY, (q) => q.where('f.category_id', '=', categoryId))
-      .where(inScope(scope));
-    const [{ n }, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base
-        .select(['f.item_id', 'f.category_id', 'f.created_at'])
-        .orderBy('f.created_at', 'desc')
-        .orderBy('f.item_id', 'desc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-    ]);
+    const { rows, total } = await markedPage(
+      this.db
+        .selectFrom('favorites as f')
+        .where('f.user_id', '=', user.id)
+        .$if(categoryId === DEFAULT_CATEGORY, (q) => q.where('f.category_id', 'is', null))
+        .$if(categoryId > DEFAULT_CATEGORY, (q) => q.where('f.category_id', '=', categoryId)),
+      scope,
+      'f',
+      ['item_id', 'category_id', 'created_at'],
+      page,
+      pageSize,
+    );
     const meta = new Map(rows.map((r) => [Number(r.item_id), r]));
     const items = await itemsInOrder(this.db, this.folders, user, rights, rows.map((r) => Number(r.item_id)));
     return {
@@ -132,7 +121,7 @@ export class FavoritesService {
         const m = meta.get(Number(item.id))!;
         return { ...item, favoriteCategoryId: m.category_id === null ? DEFAULT_CATEGORY : Number(m.category_id), favoritedAt: this.formatTime(m.created_at) };
       }),
-      total: Number(n),
+      total,
     };
   }
 

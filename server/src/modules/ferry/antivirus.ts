@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { promisify } from 'node:util';
+import { which } from '../../lib/executables';
 
 const run = promisify(execFile);
 
@@ -35,19 +36,6 @@ function hasSignatures(location: string): boolean {
   } catch {
     return false;
   }
-}
-
-function which(command: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    const candidate = `${dir}/${command}`;
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      /* next */
-    }
-  }
-  return null;
 }
 
 /** clamscan: exit 0 clean, 1 found (the line says `file: Name FOUND`), 2 error. */

@@ -75,12 +75,15 @@ export function looksLikeText(buf: Buffer): boolean {
       /* try shorter */
     }
   }
-  try {
-    new TextDecoder('gb18030', { fatal: true }).decode(buf.subarray(0, buf.length - 1));
-    return true;
-  } catch {
-    return false;
+  for (let cut = 0; cut <= 3 && cut < buf.length; cut++) {
+    try {
+      new TextDecoder('gb18030', { fatal: true }).decode(buf.subarray(0, buf.length - cut));
+      return true;
+    } catch {
+      /* try shorter */
+    }
   }
+  return false;
 }
 
 /** Whether a zip's central directory names OFD.xml (an OFD document is a zip with it at the top). */

@@ -146,17 +146,17 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/User/Files/Actions',
     {
+      // depends on the type alone: an external share's visitor (no session) asks it too
+      config: { public: true },
       schema: {
         tags: ['文件'],
         summary: '某类文件可用的操作（能否预览、编辑）',
+        description: '只取决于扩展名，不需要登录（外链分享的访客预览前也要询问）。',
         querystring: ActionsQuerySchema,
         response: { 200: Envelope(FileActionsSchema) },
       },
     },
-    async (req) => {
-      req.user();
-      return ok(fileActions(req.query.extension));
-    },
+    async (req) => ok(fileActions(req.query.extension)),
   );
 
   app.get(

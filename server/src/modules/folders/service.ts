@@ -31,6 +31,7 @@ import { addFirstVersion, addMasterVersion, copyMasterVersion, dropVersionsOf, m
 import type { BlobStore } from '../versions/blobs';
 import { resolveTargets, shortcutInItsTarget, shortcutWouldLandInTarget } from './shortcuts';
 import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
+import { previewSource } from '../preview/kinds';
 
 export const NAME_MAX_LENGTH = 150;
 export const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
@@ -66,16 +67,14 @@ export async function freeName(db: Kysely<Database>, parentId: number, name: str
   }
 }
 
-const PREVIEWABLE = new Set([
-  'jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg', 'pdf', 'ofd', 'txt', 'md', 'json', 'xml', 'csv', 'log',
-  'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'mp4', 'webm', 'mp3', 'wav',
-]);
 const EDITABLE = new Set(['txt', 'md', 'json', 'xml', 'csv', 'log', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx']);
 
 /** What the client may offer for a file type (GET /api/User/Files/Actions). */
 export function fileActions(extensionText: string | undefined): FileActions {
   const ext = (extensionText ?? '').trim().replace(/^\./, '').toLowerCase();
-  const previewable = PREVIEWABLE.has(ext);
+  // a viewer exists for the type (office documents through LibreOffice: when it is missing,
+  // CreateComponentData says so)
+  const previewable = previewSource(ext) !== null;
   const editable = EDITABLE.has(ext);
   return { previewable, editable, actions: ['download', ...(previewable ? ['preview'] : []), ...(editable ? ['edit'] : [])] };
 }

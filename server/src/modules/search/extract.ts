@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { TEXT_EXTENSIONS } from '../../lib/text-types';
 import { looksLikeText } from '../ferry/filetype';
 import { extractText as officeText } from '../ferry/text';
 
@@ -14,13 +15,7 @@ export const TEXT_LIMIT = 1_000_000;
 export const SOURCE_LIMIT = 100 * 1024 * 1024;
 const PDF_TIMEOUT_MS = 60_000;
 
-const PLAIN = new Set(
-  (
-    'txt text md markdown csv tsv log json jsonl xml html htm yaml yml ini conf cfg toml properties sql ' +
-    'js mjs cjs jsx ts tsx vue py java kt kts scala go rs rb php c h cc cpp cxx hpp cs swift m sh bash zsh bat cmd ps1 ' +
-    'r lua pl dart css scss less tex rst adoc srt'
-  ).split(' '),
-);
+const PLAIN = TEXT_EXTENSIONS;
 const OFFICE = new Set(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp']);
 
 /** Whether full-text search reads files of this extension. */
@@ -33,6 +28,22 @@ export interface Extracted {
   truncated: boolean;
 }
 
+/**
+ * The text of bytes: UTF-8 (possibly cut inside a character at the end, which is dropped, as is
+ * a byte-order mark), else GB18030 (which covers GBK and GB2312).
+ */
+export function decodeText(buf: Buffer): { text: string; encoding: 'utf-8' | 'gb18030' } {
+  for (let cut = 0; cut <= 3 && cut < buf.length; cut++) {
+    try {
+      return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, buf.length - cut)), encoding: 'utf-8' };
+    } catch {
+      /* try shorter */
+    }
+  }
+  if (!buf.length) return { text: '', encoding: 'utf-8' };
+  return { text: new TextDecoder('gb18030').decode(buf), encoding: 'gb18030' };
+}
+
 async function plainText(file: string): Promise<string> {
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -40,15 +51,7 @@ async function plainText(file: string): Promise<string> {
     const buf = Buffer.alloc(Math.min((await fh.stat()).size, TEXT_LIMIT * 4 + 4));
     await fh.read(buf, 0, buf.length, 0);
     if (!looksLikeText(buf.subarray(0, 8192))) throw new Error('不是文本文件');
-    // UTF-8 (possibly cut inside a character at the limit), else GB18030 (which covers GBK)
-    for (let cut = 0; cut <= 3 && cut < buf.length; cut++) {
-      try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, buf.length - cut));
-      } catch {
-        /* try shorter */
-      }
-    }
-    return new TextDecoder('gb18030').decode(buf);
+    return decodeText(buf).text;
   } finally {
     await fh.close();
   }

@@ -1,6 +1,7 @@
 // The filters of 云文档's search calls (api-contract.md, "Search"), checked and turned into
 // one SQL condition on `items`.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DialectName } from '../../db/connection';
 import type { UserRow } from '../../db/types';
 import { badRequest } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
@@ -27,8 +28,17 @@ function dayStart(text: string, tzName: string, what: string): number {
   return ms;
 }
 
+/** The filters that are ranges of an index of items (SQLite: a name search may be driven by one). */
+export interface IndexedRanges {
+  /** below a folder: from <= id_path < to (items_id_path) */
+  idPath?: { from: string; to: string };
+  /** from <= updated_at < to (items_updated) */
+  updated?: { from: number | null; to: number | null };
+}
+
 /** Checks the filters of `query` (a folder and tags must be visible to the caller) and returns their condition. */
 export async function searchFilters(
+  dialect: DialectName,
   user: UserRow,
   query: SearchQuery,
   folders: FoldersService,
@@ -36,12 +46,18 @@ export async function searchFilters(
   rights: LoadedRights,
   tags: TagsService,
   tzName: string,
-): Promise<(eb: ExpressionBuilder<any, any>) => Expression<SqlBool>> {
+): Promise<{ where: (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>; ranges: IndexedRanges }> {
   const parts: ((eb: ExpressionBuilder<any, any>) => Expression<SqlBool>)[] = [];
+  const ranges: IndexedRanges = {};
   if (query.spaceType !== undefined) parts.push((eb) => eb('items.space_type', '=', query.spaceType));
   if (query.folderId !== undefined) {
     const { folder } = await folders.folderAndRights(user, query.folderId, rights.policy, undefined, rights);
-    parts.push((eb) => eb('items.id_path', 'like', belowPath(folder.id_path)));
+    if (dialect === 'sqlite') {
+      // the same subtree as LIKE 'path/%' (ids and slashes only), as a range the index serves
+      const range = { from: `${folder.id_path}/`, to: `${folder.id_path}0` };
+      ranges.idPath = range;
+      parts.push((eb) => eb.and([eb('items.id_path', '>=', range.from), eb('items.id_path', '<', range.to)]));
+    } else parts.push((eb) => eb('items.id_path', 'like', belowPath(folder.id_path)));
   }
   if (query.type !== undefined) parts.push((eb) => eb('items.type', '=', query.type));
   if (query.extension !== undefined && query.extension.trim()) {
@@ -56,6 +72,7 @@ export async function searchFilters(
   // the end day is inclusive: up to the start of the next day
   const to = query.updatedTo ? dayStart(query.updatedTo, tzName, '结束日期') + 24 * 60 * 60 * 1000 : null;
   if (from !== null && to !== null && from >= to) throw badRequest('开始日期不能晚于结束日期');
+  if (from !== null || to !== null) ranges.updated = { from, to };
   if (from !== null) parts.push((eb) => eb('items.updated_at', '>=', from));
   if (to !== null) parts.push((eb) => eb('items.updated_at', '<', to));
   if (query.ownerId !== undefined) parts.push((eb) => eb('items.owner_id', '=', Number(query.ownerId)));
@@ -72,5 +89,5 @@ export async function searchFilters(
       );
     }
   }
-  return (eb) => (parts.length ? eb.and(parts.map((p) => p(eb))) : sql<SqlBool>`1 = 1`);
+  return { where: (eb) => (parts.length ? eb.and(parts.map((p) => p(eb))) : sql<SqlBool>`1 = 1`), ranges };
 }

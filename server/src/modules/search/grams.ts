@@ -38,29 +38,31 @@ create or replace function name_grams(t text) returns text language sql immutabl
   ) d
 $$`;
 
-/** Han, kana, hangul and CJK punctuation-free letters: the scripts written without spaces. */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-export function isCjk(text: string): boolean {
-  return [...text].every((c) => CJK.test(c));
+/** Whitespace (a trimmed keyword of one or two characters never holds any). */
+const SPACES = new Set([0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+function isSpace(point: number): boolean {
+  return point <= 0x20 || (point >= 0x2000 && point <= 0x200b) || SPACES.has(point);
 }
 
 /**
- * The 1- and 2-character tokens of a document's text, for CJK characters only (words of
- * other scripts are found through the trigram index, or scanned when shorter than three).
+ * The 1- and 2-character tokens of a document's text (lower case): every character but
+ * whitespace and every adjacent pair of them, in any script, so that a keyword of one or two
+ * characters (中, 合同, a, v2, AI) is one token of the index. A document's tokens are its
+ * distinct characters and pairs, however often each occurs.
  */
 export function contentGrams(text: string): string {
   const out = new Set<string>();
-  let prev: number | null = null;
+  let prev: string | null = null;
   for (const c of text.toLowerCase()) {
-    if (!CJK.test(c)) {
+    const point = c.codePointAt(0)!;
+    if (isSpace(point)) {
       prev = null;
       continue;
     }
-    const point = c.codePointAt(0)!;
-    out.add(token(point));
-    if (prev !== null) out.add(token(prev) + token(point));
-    prev = point;
+    const t = token(point);
+    out.add(t);
+    if (prev !== null) out.add(prev + t);
+    prev = t;
   }
   return [...out].join(' ');
 }

@@ -1,10 +1,10 @@
 // Full-text matching of 云文档: which extracted texts contain a keyword, and the snippet around
 // the first hit (docs/integration.md, "Search"). SQLite: 3+ characters through the FTS5 trigram
-// index of item_texts, 1–2 CJK characters through its content_grams index, other 1–2-character
-// keywords by a scan. PostgreSQL: LIKE, served by pg_trgm's GIN index for 3+ characters.
+// index of item_texts, 1–2 characters (any script) through its content_grams index.
+// PostgreSQL: LIKE, served by pg_trgm's GIN index for 3+ characters.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/connection';
-import { gramToken, isCjk } from './grams';
+import { gramToken } from './grams';
 import { likePattern } from './names';
 
 /** SQL: the text `t` (item_texts) contains the keyword (any case). */
@@ -14,10 +14,7 @@ export function textMatches(dialect: DialectName, keyword: string) {
   const short = [...key].length < 3;
   return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
     if (dialect === 'postgres') return sql<SqlBool>`t.text ilike ${pattern} escape '\\'`;
-    if (short && isCjk(key)) {
-      return eb('t.item_id', 'in', sql`(select rowid from item_texts_grams where item_texts_grams match ${`"${gramToken(key)}"`})`);
-    }
-    if (short) return sql<SqlBool>`t.text like ${pattern} escape '\\'`;
+    if (short) return eb('t.item_id', 'in', sql`(select rowid from item_texts_grams where item_texts_grams match ${`"${gramToken(key)}"`})`);
     // FTS5 uses its trigram index for a plain LIKE only (with ESCAPE it scans); a keyword with
     // LIKE's own wildcards in it is rare, and then scans
     if (!/[\\%_]/.test(key)) return eb('t.item_id', 'in', sql`(select rowid from item_texts_trigram where text like ${`%${key}%`})`);

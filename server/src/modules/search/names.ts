@@ -3,7 +3,7 @@
 // SQLite: 3+ characters through the FTS5 trigram table (LIKE on it uses the index), 1–2
 // through the FTS5 table of name_grams tokens. PostgreSQL: LIKE served by pg_trgm's GIN
 // index, 1–2 characters through the tsvector index over name_grams.
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import { itemNameKey } from '../folders/repository';
 import { gramToken } from './grams';
@@ -25,9 +25,11 @@ export function globPattern(keywordKey: string): string {
  * Narrows a query of `items` to the names containing the keyword.
  * - SQLite, `walk` false: joined with the index's matches, so that the index drives the query
  *   (counting stops after the limit without reading every match first);
- * - SQLite, `walk` true: a plain check of each row, for a query that walks items_updated
- *   newest first (keywords with more matches than are counted: sorting them all would cost
- *   more than reading the newest items until a page is full);
+ * - SQLite, `walk` true: a plain check of each row, for a query another index drives:
+ *   items_updated newest first (keywords with more matches than are counted: sorting them all
+ *   would cost more than reading the newest items until a page is full), or the range of a
+ *   narrow filter (items_updated, items_id_path: both hold name_key, so that the check is made
+ *   in the index before the item is read);
  * - PostgreSQL: LIKE (pg_trgm) or the 1–2-character token index, the planner chooses.
  */
 export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: DialectName, keyword: string, q: Q, walk = false): Q {
@@ -38,10 +40,22 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: 
     return q.where(token ? sql<SqlBool>`to_tsvector('simple', name_grams(items.name_key)) @@ to_tsquery('simple', ${token})` : like) as Q;
   }
   if (walk) return q.where(like) as Q;
-  const candidates = token
-    ? sql<{ rowid: number }>`(select rowid from items_name_grams where items_name_grams match ${`"${token}"`})`
-    : sql<{ rowid: number }>`(select rowid from items_name_trigram where name_key glob ${globPattern(key)})`;
-  const joined = q.innerJoin(candidates.as('f'), (join) => join.onRef('f.rowid' as never, '=', 'items.id' as never)) as unknown as Q;
+  const joined = q.innerJoin(sql<{ rowid: number }>`(${nameCandidates(keyword)})`.as('f'), (join) =>
+    join.onRef('f.rowid' as never, '=', 'items.id' as never),
+  ) as unknown as Q;
   // a token is the exact substring; a trigram match is checked against the name itself
   return (token ? joined : joined.where(like)) as Q;
+}
+
+/**
+ * SQLite: the ids the name indexes give for the keyword (`select rowid …`): exactly the names
+ * containing a 1–2-character keyword; for a longer one, the names holding its trigrams, which
+ * the trigram index checks against the pattern.
+ */
+export function nameCandidates(keyword: string): RawBuilder<{ rowid: number }> {
+  const key = itemNameKey(keyword);
+  const token = gramToken(key);
+  return token
+    ? sql<{ rowid: number }>`select rowid from items_name_grams where items_name_grams match ${`"${token}"`}`
+    : sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${globPattern(key)}`;
 }

@@ -3,7 +3,7 @@
 // filtered and paged by the database instead of item by item. It gives the same answers as
 // RightsService: the caller's own personal space; in the enterprise space everything unless
 // the nearest policy list on an item's path gives the caller nothing (level 0).
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/types';
 import type { UserRow } from '../../db/types';
 import { LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type LoadedRights } from '../folders/rights';
@@ -93,4 +93,62 @@ export function inScope(scope: ReadScope, alias = 'items') {
     }
     return spaces.length ? eb.or(spaces) : sql<SqlBool>`1 = 0`;
   };
+}
+
+/**
+ * SQL on a favourites or item_tags row `alias`: its item is live and in a space the caller
+ * reads, from the copies of the item's state that triggers keep on the row (migration 0014).
+ * Hidden subtrees are not in those copies: see markedPage.
+ */
+export function inMarkScope(scope: ReadScope, alias: string) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => {
+    const spaces: Expression<SqlBool>[] = [];
+    if (scope.personalOwnerId !== null) {
+      spaces.push(eb.and([eb(sql.ref(`${alias}.item_space_type`), '=', SPACE_PERSONAL), eb(sql.ref(`${alias}.item_owner_id`), '=', scope.personalOwnerId)]));
+    }
+    if (scope.enterprise) spaces.push(eb(sql.ref(`${alias}.item_space_type`), '=', SPACE_ENTERPRISE));
+    return eb.and([eb(sql.ref(`${alias}.item_deleted`), '=', 0), spaces.length ? eb.or(spaces) : sql<SqlBool>`1 = 0`]);
+  };
+}
+
+/**
+ * Narrows a query of favourites or item_tags rows (`alias`) to the caller's readable live
+ * items: from the rows alone, unless policies hide subtrees from the caller (then each item's
+ * path is checked too).
+ */
+export function markedInScope<Q extends SelectQueryBuilder<any, any, any>>(q: Q, scope: ReadScope, alias: string): Q {
+  const narrowed = q.where(inMarkScope(scope, alias)) as Q;
+  if (typeof scope.enterprise !== 'object') return narrowed;
+  return narrowed.innerJoin('items', 'items.id', `${alias}.item_id`).where(inScope(scope)) as unknown as Q;
+}
+
+/**
+ * A page of a list of favourites or tag rows (`alias`, newest first), counted and paged from
+ * the partial index of live rows; past the middle the rows are read from the oldest end, so
+ * that the last page costs what the first does.
+ */
+export async function markedPage(
+  q: SelectQueryBuilder<any, any, any>,
+  scope: ReadScope,
+  alias: string,
+  columns: string[],
+  page: number,
+  pageSize: number,
+): Promise<{ rows: Record<string, any>[]; total: number }> {
+  const rows = markedInScope(q, scope, alias);
+  const { n } = await rows.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(n);
+  const offset = (page - 1) * pageSize;
+  const take = Math.min(pageSize, total - offset);
+  if (take <= 0) return { rows: [], total };
+  const fromEnd = offset > total / 2;
+  const dir = fromEnd ? 'asc' : 'desc';
+  const found = await rows
+    .select(columns.map((c) => `${alias}.${c}`))
+    .orderBy(`${alias}.created_at`, dir)
+    .orderBy(`${alias}.item_id`, dir)
+    .limit(take)
+    .offset(fromEnd ? total - offset - take : offset)
+    .execute();
+  return { rows: fromEnd ? found.reverse() : found, total };
 }

@@ -1,19 +1,23 @@
 // 云文档 search (api-contract.md, "Search"): by name, and by the text inside documents. Only
 // what the caller may read, never the recycle bin, newest first unless sortField says
 // otherwise; matches are counted up to SEARCH_TOTAL_LIMIT (beyond it `limited` is true).
-import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import type { Database, UserRow } from '../../db/types';
 import type { FoldersService } from '../folders/service';
 import type { TagsService } from '../tags/service';
-import { cleanKeyword, searchFilters } from './filters';
+import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
-import { matchName } from './names';
+import { matchName, nameCandidates } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
 import { callerScope, inScope } from './scope';
 
 export const SEARCH_TOTAL_LIMIT = 10_000;
+/** SQLite: a filter's range of up to this many items may drive a name search (its index is read, names checked in it) */
+const DRIVE_LIMIT = 400_000;
+/** …when the keyword's own index gives at least this share of the range (1/16): else the keyword drives */
+const KEYWORD_SHARE = 16;
 
 export class SearchService {
   constructor(
@@ -27,47 +31,50 @@ export class SearchService {
   /** GET /api/User/Search/Files: names containing the keyword. */
   files(user: UserRow, query: SearchQuery): Promise<SearchResult> {
     const keyword = cleanKeyword(query.keyword);
-    return this.run(user, query, (q, walk) => matchName(this.dialect, keyword, q, walk), null);
+    return this.run(user, query, null, async (ranges) => ({
+      match: (q, walk) => matchName(this.dialect, keyword, q, walk),
+      index: this.dialect === 'sqlite' ? await this.nameDriver(keyword, ranges) : null,
+    }));
   }
 
   /** GET /api/User/Search/Content: documents whose extracted text contains the keyword, with a snippet. */
   content(user: UserRow, query: SearchQuery): Promise<SearchResult> {
     const keyword = cleanKeyword(query.keyword);
-    return this.run(
-      user,
-      query,
-      (q) => q.innerJoin('item_texts as t', 't.item_id', 'items.id').where(textMatches(this.dialect, keyword)),
-      keyword,
-    );
+    return this.run(user, query, keyword, async () => ({
+      match: (q) => q.innerJoin('item_texts as t', 't.item_id', 'items.id').where(textMatches(this.dialect, keyword)),
+      index: null,
+    }));
   }
 
   private async run(
     user: UserRow,
     query: SearchQuery,
-    /** `walk`: many matches, newest first: read the items in that order rather than sort every match */
-    match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>,
     /** content search: the keyword whose snippet each result carries */
     snippetFor: string | null,
+    /**
+     * How the keyword is matched: `match` narrows a query of items (`walk`: another index
+     * drives the query, newest first or along `index`); `index` (SQLite): the index of a
+     * narrow filter that should drive the query instead of the keyword's own index.
+     */
+    plan: (ranges: IndexedRanges) => Promise<{ match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>; index: string | null }>,
   ): Promise<SearchResult> {
     const { rights, scope } = await callerScope(this.db, this.folders, user);
-    const filters = await searchFilters(user, query, this.folders, rights, this.tags, this.tzName);
+    const filters = await searchFilters(this.dialect, user, query, this.folders, rights, this.tags, this.tzName);
+    const { match, index } = await plan(filters.ranges);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const base = (walk: boolean) =>
-      match(this.db.selectFrom('items') as SelectQueryBuilder<any, any, any>, walk)
+      match(this.db.selectFrom('items') as SelectQueryBuilder<any, any, any>, walk || index !== null)
         .where('items.deleted_at', 'is', null)
         .where('items.parent_id', 'is not', null)
         .where(inScope(scope))
-        .where(filters);
+        .where(filters.where);
     const offset = (page - 1) * pageSize;
     const dir = query.sortOrder ?? (query.sortField === 'name' ? 'asc' : 'desc');
     const sortColumn = query.sortField === 'name' ? 'items.name_key' : query.sortField === 'size' ? 'items.size' : 'items.updated_at';
     // one pass over the matches (the index drives it and stops after the limit) counts them and
     // gives their sort keys: up to the limit, the page is cut from these without a second query
-    const matches = await base(false)
-      .select(['items.id', `${sortColumn} as k`])
-      .limit(SEARCH_TOTAL_LIMIT + 1)
-      .execute();
+    const matches = await this.indexedBy(base(false).select(['items.id', `${sortColumn} as k`]).limit(SEARCH_TOTAL_LIMIT + 1), index);
     const n = matches.length;
     const take = Math.max(0, Math.min(pageSize, SEARCH_TOTAL_LIMIT - offset));
     let ids: number[];
@@ -86,7 +93,7 @@ export class SearchService {
       // (name search newest first walks items_updated; sorting every match would cost more)
       const walk = snippetFor === null && sortColumn === 'items.updated_at';
       const paged = base(walk).select('items.id').orderBy(sortColumn, dir).orderBy('items.id', dir).limit(take).offset(offset);
-      const rows = walk && this.dialect === 'sqlite' ? await this.alongUpdates(paged) : await paged.execute();
+      const rows = await this.indexedBy(paged, walk && this.dialect === 'sqlite' ? 'items_updated' : index);
       ids = rows.map((r) => Number(r.id));
     }
     const items = await itemsInOrder(this.db, this.folders, user, rights, ids);
@@ -112,13 +119,47 @@ export class SearchService {
   }
 
   /**
-   * Runs a page query of `items` (SQLite) along the items_updated index: the planner would
-   * rather use another index for a filter and sort every match. Kysely has no INDEXED BY, so
-   * the compiled statement's outer FROM is told.
+   * SQLite: the index a name search should be driven by, when a filter is a narrow range of
+   * one (a folder's subtree, a span of days) and the keyword is common in the name indexes.
+   * The keyword's index is joined with every item otherwise, and a common keyword with a narrow
+   * filter would read thousands of items to keep a few; along the filter's index, names are
+   * checked in the index itself (it holds name_key) and only matches are read.
    */
-  private async alongUpdates(query: SelectQueryBuilder<any, any, any>): Promise<Record<string, any>[]> {
+  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<string | null> {
+    const sizes: { index: string; size: number }[] = [];
+    if (ranges.idPath) {
+      const { from, to } = ranges.idPath;
+      const range = sql`select 1 from items indexed by items_id_path where id_path >= ${from} and id_path < ${to}`;
+      sizes.push({ index: 'items_id_path', size: await this.countUpTo(range, DRIVE_LIMIT + 1) });
+    }
+    if (ranges.updated) {
+      const { from, to } = ranges.updated;
+      const range = sql`select 1 from items indexed by items_updated where updated_at >= ${from ?? 0} and updated_at < ${to ?? Number.MAX_SAFE_INTEGER}`;
+      sizes.push({ index: 'items_updated', size: await this.countUpTo(range, DRIVE_LIMIT + 1) });
+    }
+    if (!sizes.length) return null;
+    const narrowest = sizes.reduce((a, b) => (b.size < a.size ? b : a));
+    if (narrowest.size > DRIVE_LIMIT) return null;
+    // a rare keyword: its own index gives fewer items to read than the range holds
+    const enough = Math.ceil(narrowest.size / KEYWORD_SHARE);
+    return (await this.countUpTo(nameCandidates(keyword), enough)) < enough ? null : narrowest.index;
+  }
+
+  /** SQLite: the rows of a query, counted up to `limit`. */
+  private async countUpTo(query: RawBuilder<unknown>, limit: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from (${query} limit ${limit}) as counted`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Runs a query of `items` (SQLite) along the index given: the planner would rather use
+   * another index for a filter and sort every match. Kysely has no INDEXED BY, so the compiled
+   * statement's outer FROM is told.
+   */
+  private async indexedBy(query: SelectQueryBuilder<any, any, any>, index: string | null): Promise<Record<string, any>[]> {
+    if (index === null || this.dialect !== 'sqlite') return (await query.execute()) as Record<string, any>[];
     const compiled = query.compile();
-    const text = compiled.sql.replace(/^select (.*?) from "items" /, 'select $1 from "items" indexed by "items_updated" ');
+    const text = compiled.sql.replace(/^select (.*?) from "items" /, `select $1 from "items" indexed by "${index}" `);
     if (text === compiled.sql) return (await query.execute()) as Record<string, any>[];
     const result = await this.db.executeQuery<Record<string, any>>(CompiledQuery.raw(text, [...compiled.parameters]));
     return result.rows;

@@ -97,3 +97,12 @@ export const HomeSchema = Type.Object(
   { title: '首页与菜单' },
 );
 export type Home = Static<typeof HomeSchema>;
+
+/** GET/PUT /Admin/PreviewPolicy */
+export const PreviewPolicySchema = Type.Object(
+  {
+    watermark: Type.Boolean({ description: '预览企业文件时在内容上方显示查看者姓名与时间的水印（默认开启）' }),
+  },
+  { title: '预览策略' },
+);
+export type PreviewPolicy = Static<typeof PreviewPolicySchema>;

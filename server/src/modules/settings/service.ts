@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../config';
 import type { Database, UserRow } from '../../db/types';
 import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
-import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, UploadPolicy, UploadPolicyBody } from './schemas';
+import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, PreviewPolicy, UploadPolicy, UploadPolicyBody } from './schemas';
 
 export const DEFAULT_FEATURE_POLICY: FeaturePolicy = {
   personalSpace: true,
@@ -40,6 +40,9 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
   chunkCheck: false,
 };
 
+/** Preview: a watermark over enterprise files (docs/integration.md, "Preview"). */
+export const DEFAULT_PREVIEW_POLICY: PreviewPolicy = { watermark: true };
+
 /** The ferry keeps its own settings (ferry/settings.ts). */
 type OwnKey = Exclude<SettingKey, 'ferrySettings'>;
 
@@ -49,6 +52,7 @@ const DEFAULTS: Record<OwnKey, object> = {
   environmentConfig: DEFAULT_ENVIRONMENT_CONFIG,
   branding: DEFAULT_BRANDING,
   passwordPolicy: DEFAULT_PASSWORD_POLICY,
+  previewPolicy: DEFAULT_PREVIEW_POLICY,
 };
 
 /** The stored object laid over the defaults, keeping only known keys of the default's type. */
@@ -114,12 +118,22 @@ export class SettingsService {
     return clean;
   }
 
+  previewPolicy(): Promise<PreviewPolicy> {
+    return this.read<PreviewPolicy>('previewPolicy');
+  }
+
+  async setPreviewPolicy(policy: PreviewPolicy): Promise<PreviewPolicy> {
+    const clean = merge(await this.previewPolicy(), policy);
+    await writeSetting(this.db, 'previewPolicy', clean, Date.now());
+    return clean;
+  }
+
   /** Seeds every setting that has no value yet. */
   async seedDefaults(db: Kysely<Database> = this.db): Promise<void> {
     const now = Date.now();
     for (const [key, value] of Object.entries(DEFAULTS)) {
-      // the upload policy is stored on its first change; until then its defaults apply
-      if (key === 'uploadPolicy') continue;
+      // the upload and preview policies are stored on their first change; until then their defaults apply
+      if (key === 'uploadPolicy' || key === 'previewPolicy') continue;
       await insertSettingIfMissing(db, key as SettingKey, value, now);
     }
   }

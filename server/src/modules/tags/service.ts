@@ -11,7 +11,7 @@ import { LEVEL } from '../folders/rights';
 import type { Item } from '../folders/schemas';
 import type { FoldersService } from '../folders/service';
 import { itemsInOrder } from '../search/items';
-import { callerScope, inScope } from '../search/scope';
+import { callerScope, markedInScope, markedPage } from '../search/scope';
 import { cleanLabel } from './labels';
 import type { Tag, TagBody, TagFilesBody, TagFilesQuery } from './schemas';
 
@@ -64,13 +64,9 @@ export class TagsService {
       .orderBy('id')
       .execute();
     if (!rows.length) return [];
-    const counts = await this.db
-      .selectFrom('item_tags as it')
-      .innerJoin('items', 'items.id', 'it.item_id')
+    const tagged = this.db.selectFrom('item_tags as it').where('it.tag_id', 'in', rows.map((r) => r.id));
+    const counts = await markedInScope(tagged, scope, 'it')
       .select(['it.tag_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('it.tag_id', 'in', rows.map((r) => r.id))
-      .where('items.deleted_at', 'is', null)
-      .where(inScope(scope))
       .groupBy('it.tag_id')
       .execute();
     const countOf = new Map(counts.map((c) => [Number(c.tag_id), Number(c.n)]));
@@ -185,23 +181,8 @@ export class TagsService {
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const { rights, scope } = await this.scopeFor(user);
-    const base = this.db
-      .selectFrom('item_tags as it')
-      .innerJoin('items', 'items.id', 'it.item_id')
-      .where('it.tag_id', '=', tag.id)
-      .where('items.deleted_at', 'is', null)
-      .where(inScope(scope));
-    const [{ n }, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base
-        .select('it.item_id')
-        .orderBy('it.created_at', 'desc')
-        .orderBy('it.item_id', 'desc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-    ]);
+    const { rows, total } = await markedPage(this.db.selectFrom('item_tags as it').where('it.tag_id', '=', tag.id), scope, 'it', ['item_id'], page, pageSize);
     const items = await itemsInOrder(this.db, this.folders, user, rights, rows.map((r) => Number(r.item_id)));
-    return { data: items.map((x) => x.item), total: Number(n) };
+    return { data: items.map((x) => x.item), total };
   }
 }

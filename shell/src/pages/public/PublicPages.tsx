@@ -1,6 +1,6 @@
 // Public pages of 云文档 reachable without signing in (spec section 2). Plain React: no antd.
 import type { ReactNode } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { APP_NAME, sessionStore, StorageKey, useRuntimeConfig, useToken, type LoginResult } from '@app/shared';
 import { Brand } from './Brand';
 import './public.css';
@@ -77,43 +77,6 @@ export function AuthorizationPage() {
       )}
       <p>{token || kept ? `当前账号：${kept?.nickName || kept?.userName || '已登录'}` : '请先登录后再进行授权。'}</p>
       <p className="yw-note">客户端授权功能暂未开放，请在客户端中使用账号密码登录。</p>
-    </PublicFrame>
-  );
-}
-
-function decodePreview(data: string | undefined): string | null {
-  if (!data) return null;
-  try {
-    const json = JSON.parse(decodeURIComponent(escape(atob(decodeURIComponent(data))))) as { fileName?: string; name?: string };
-    return json.fileName || json.name || null;
-  } catch {
-    return null;
-  }
-}
-
-export function PreviewPage() {
-  const { previewData } = useParams();
-  const name = decodePreview(previewData);
-  return (
-    <PublicFrame title="文件预览">
-      {name ? <p>文件：{name}</p> : null}
-      <p className="yw-note">在线预览功能暂未开放，请下载文件后在本地查看。</p>
-    </PublicFrame>
-  );
-}
-
-export function MobilityPreviewPage() {
-  return (
-    <PublicFrame title="移动端预览" wide={false}>
-      <p className="yw-note">移动端在线预览功能暂未开放，请在电脑上登录云文档查看文件。</p>
-    </PublicFrame>
-  );
-}
-
-export function PreviewVideoPage() {
-  return (
-    <PublicFrame title="视频预览" wide={false}>
-      <p className="yw-note">视频在线播放功能暂未开放，请下载后观看。</p>
     </PublicFrame>
   );
 }

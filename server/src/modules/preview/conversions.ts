@@ -1,0 +1,204 @@
+// What 云文档's preview makes of a content (docs/integration.md, "Preview"): the PDF of an
+// office document (LibreOffice), a picture's thumbnail and its scaled view (sharp). Each is
+// made once per content (MD5 and size), so the second view, and every user after the first,
+// gets the same file at once. A request queues a job in the database; the workers of any
+// instance lease it (a job whose lease ran out, after a crash, is taken up again), at most a
+// kind's `workers` at a time, and store the result under $DATA_DIR/previews/<kind>. A failure
+// is remembered for FAILURE_RETRY_MS, then tried again.
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import type { BlobStore } from '../versions/blobs';
+import { ConversionError } from './converter';
+
+/** A failed job is not tried again for this long (a corrupt file stays corrupt). */
+export const FAILURE_RETRY_MS = 10 * 60 * 1000;
+/** A job interrupted this many times (its instance stopped mid-run) fails. */
+const MAX_ATTEMPTS = 3;
+
+export type DerivedKind = 'pdf' | 'thumb' | 'view';
+
+/** How one kind is made. */
+export interface Maker {
+  available: boolean;
+  /** jobs of this kind at a time in this instance */
+  workers: number;
+  /** the extension of what it makes */
+  output: string;
+  /** the lease of a job: longer than a run may take */
+  leaseMs: number;
+  /** makes `target` from the content in `source` (a file of type `extension`); throws ConversionError with the reason */
+  make(source: string, extension: string, target: string): Promise<void>;
+}
+
+/** The content something is made of. */
+export interface ConversionSource {
+  blobId: number;
+  md5: string;
+  size: number;
+  extension: string;
+}
+
+export type ConversionState =
+  | { status: 'ready'; file: string; bytes: number; finishedAt: number }
+  | { status: 'converting' }
+  | { status: 'failed'; message: string };
+
+type Job = { content_key: string; kind: DerivedKind; blob_id: number; extension: string; attempts: number };
+
+export class PreviewConversions {
+  private readonly running: Record<DerivedKind, number> = { pdf: 0, thumb: 0, view: 0 };
+  private stopped = false;
+  private readonly active = new Set<Promise<void>>();
+  /** a job of this instance ended (its key): a waiting request looks at once */
+  private readonly ended = new EventEmitter().setMaxListeners(0);
+  /** where job errors are reported (the server's log) */
+  onError: (err: unknown) => void = () => undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly blobs: BlobStore,
+    readonly makers: Record<DerivedKind, Maker>,
+    /** $DATA_DIR/previews */
+    private readonly dir: string,
+  ) {}
+
+  static keyOf(kind: DerivedKind, source: Pick<ConversionSource, 'md5' | 'size'>): string {
+    return `${kind}:${source.md5}-${source.size}`;
+  }
+
+  /** Queues what `kind` makes of the content unless it is made, queued, being made, or failed a short while ago. */
+  async request(kind: DerivedKind, source: ConversionSource, now = Date.now()): Promise<void> {
+    const key = PreviewConversions.keyOf(kind, source);
+    await this.db
+      .insertInto('preview_conversions')
+      .values({ content_key: key, kind, blob_id: source.blobId, extension: source.extension, status: 'queued', requested_at: now })
+      .onConflict((oc) => oc.column('content_key').doNothing())
+      .execute();
+    // a failure long enough ago, or a result whose file is gone, is made again
+    await this.db
+      .updateTable('preview_conversions')
+      .set({ status: 'queued', blob_id: source.blobId, extension: source.extension, attempts: 0, lease_until: 0, requested_at: now })
+      .where('content_key', '=', key)
+      .where((eb) => eb.and([eb('status', '=', 'failed'), eb('finished_at', '<', now - FAILURE_RETRY_MS)]))
+      .execute();
+  }
+
+  /** How it stands; queues it (and starts the workers) when nobody asked for it yet. */
+  async state(kind: DerivedKind, source: ConversionSource): Promise<ConversionState> {
+    const key = PreviewConversions.keyOf(kind, source);
+    let row = await this.db.selectFrom('preview_conversions').selectAll().where('content_key', '=', key).executeTakeFirst();
+    const now = Date.now();
+    if (row?.status === 'done') {
+      const file = path.join(this.dir, row.output);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat?.isFile()) return { status: 'ready', file, bytes: stat.size, finishedAt: Number(row.finished_at) };
+      // the stored result was removed: made again
+      await this.db.updateTable('preview_conversions').set({ status: 'failed', finished_at: 0 }).where('content_key', '=', key).execute();
+      row = undefined;
+    }
+    if (!row || (row.status === 'failed' && Number(row.finished_at) < now - FAILURE_RETRY_MS)) {
+      await this.request(kind, source, now);
+      void this.drain().catch((err: unknown) => this.onError(err));
+      return { status: 'converting' };
+    }
+    if (row.status === 'failed') return { status: 'failed', message: row.error || '处理失败' };
+    return { status: 'converting' };
+  }
+
+  /** Waits (up to `ms`) for a job under way to end: the view that starts it gets the result without asking again. */
+  async settle(kind: DerivedKind, source: ConversionSource, ms: number): Promise<ConversionState> {
+    const key = PreviewConversions.keyOf(kind, source);
+    const until = Date.now() + ms;
+    for (;;) {
+      const state = await this.state(kind, source);
+      if (state.status !== 'converting' || Date.now() >= until || this.stopped) return state;
+      // the end of a job here wakes us at once; one in another instance is seen within 200 ms
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.ended.off(key, done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(200, Math.max(0, until - Date.now())));
+        this.ended.on(key, done);
+      });
+    }
+  }
+
+  /** Claims queued jobs and runs them, while this instance has free workers for their kind. */
+  async drain(): Promise<void> {
+    for (const kind of Object.keys(this.makers) as DerivedKind[]) {
+      const maker = this.makers[kind];
+      while (!this.stopped && maker.available && this.running[kind] < maker.workers) {
+        const job = await this.claim(kind, maker);
+        if (!job) break;
+        this.running[kind]++;
+        const run: Promise<void> = this.run(job, maker)
+          .catch((err: unknown) => this.onError(err))
+          .finally(() => {
+            this.running[kind]--;
+            this.active.delete(run);
+            // the next job, if any
+            if (!this.stopped) void this.drain().catch((err: unknown) => this.onError(err));
+          });
+        this.active.add(run);
+      }
+    }
+  }
+
+  /** Stops claiming and waits for the jobs under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.allSettled([...this.active]);
+  }
+
+  private async claim(kind: DerivedKind, maker: Maker): Promise<Job | undefined> {
+    const now = Date.now();
+    const due = (eb: any) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)])]);
+    const next = this.db.selectFrom('preview_conversions').select('content_key').where('kind', '=', kind).where(due).orderBy('requested_at').limit(1);
+    const row = await this.db
+      .updateTable('preview_conversions')
+      .set({ status: 'running', lease_until: now + maker.leaseMs, attempts: sql<number>`attempts + 1` })
+      .where('content_key', '=', next)
+      .where(due)
+      .returning(['content_key', 'kind', 'blob_id', 'extension', 'attempts'])
+      .executeTakeFirst();
+    return row ? { ...row, blob_id: Number(row.blob_id), attempts: Number(row.attempts) } : undefined;
+  }
+
+  private async finish(key: string, set: { status: 'done' | 'failed'; error?: string; output?: string; bytes?: number }): Promise<void> {
+    await this.db
+      .updateTable('preview_conversions')
+      .set({ ...set, error: set.error ?? '', lease_until: 0, finished_at: Date.now() })
+      .where('content_key', '=', key)
+      .where('status', '=', 'running')
+      .execute();
+    this.ended.emit(key);
+  }
+
+  private async run(job: Job, maker: Maker): Promise<void> {
+    if (job.attempts > MAX_ATTEMPTS) {
+      await this.finish(job.content_key, { status: 'failed', error: '处理多次中断，请稍后重试' });
+      return;
+    }
+    const blob = await this.db.selectFrom('blobs').select('storage_key').where('id', '=', job.blob_id).executeTakeFirst();
+    if (!blob) {
+      await this.finish(job.content_key, { status: 'failed', error: '文件内容已不存在' });
+      return;
+    }
+    const output = path.join(job.kind, `${job.content_key.slice(job.kind.length + 1)}.${maker.output}`);
+    const target = path.join(this.dir, output);
+    try {
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await maker.make(this.blobs.pathOf(blob.storage_key), job.extension, target);
+      const { size } = await fs.promises.stat(target);
+      await this.finish(job.content_key, { status: 'done', output, bytes: size });
+    } catch (err) {
+      await this.finish(job.content_key, { status: 'failed', error: err instanceof ConversionError ? err.message : '处理失败，请稍后重试' });
+      if (!(err instanceof ConversionError)) throw err;
+    }
+  }
+}
