@@ -414,7 +414,7 @@ export async function createUser(server, adminToken, o = {}) {
     password: o.password || `E2e-User-Passw0rd-${n}!`,
   };
   const deptId = o.deptId ?? null; // null: the root department
-  const result = await apiOk(server, 'POST', '/api/Admin/Users', { token: adminToken, body: { ...user, deptId } });
+  const result = await apiOk(server, 'POST', '/api/Admin/Users', { token: adminToken, body: { ...user, deptId, mustChangePassword: o.mustChangePassword ?? false } });
   if (result?.userId === undefined) throw new Error(`POST /api/Admin/Users returned no userId: ${JSON.stringify(result)}`);
   return { ...user, userId: result.userId };
 }

@@ -12,8 +12,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface ThrottleConfig {
-  /** failed sign-ins of one account inside the window before 429 */
-  accountLimit: number;
+  // an account's own limit is the password policy's lockout (lockoutThreshold, lockoutMinutes)
   /** failed sign-ins from one client address inside the window before 429 */
   addressLimit: number;
   windowMs: number;
@@ -51,6 +50,11 @@ export interface AppConfig {
   searchIndexPollMs: number;
   ferry: FerryConfig;
   preview: PreviewConfig;
+  /**
+   * SECRET_KEY (at least 32 characters): seals secrets kept for later use (TOTP keys). Unset:
+   * a key is made on the first start in `$DATA_DIR/secret.key`. Every instance needs the same.
+   */
+  secretKey: string | null;
 }
 
 /** File preview (docs/integration.md, "Preview"). */
@@ -165,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const adminUser = nonEmpty(env.ADMIN_USER) ?? 'admin';
   const ferry = loadFerryConfig(env, cwd);
   const preview = loadPreviewConfig(env);
+  const secretKey = env.SECRET_KEY ? env.SECRET_KEY : null;
+  if (secretKey !== null && secretKey.length < 32) throw new ConfigError('环境变量 SECRET_KEY 至少需要 32 个字符');
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -177,13 +183,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     remoteUrls,
     tzName,
     logLevel,
-    throttle: { accountLimit: 5, addressLimit: 20, windowMs: 15 * 60 * 1000 },
+    throttle: { addressLimit: 20, windowMs: 15 * 60 * 1000 },
     sessionTtlMs: 720 * DAY_MS,
     trustProxy,
     recycleRetentionDays,
     searchIndexPollMs,
     ferry,
     preview,
+    secretKey,
   };
 }
 

@@ -223,6 +223,9 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
       isFlowAdmin: false,
       isTagAdmin: true,
       disabled: false,
+      totpRequired: false,
+      totpBound: false,
+      mustChangePassword: false,
     });
     const info = await login(server.app, user.userName, user.password);
     expect(info).toMatchObject({ nickName: '新昵称Zeta', deptName: '编辑用户部', isDocAdmin: true, isTagAdmin: true, isFlowAdmin: false });
@@ -247,7 +250,14 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
     expect((await call(server.app, 'GET', '/api/User/Home', { token: user.token })).status).toBe(401);
     const old = await call(server.app, 'POST', '/api/login', { body: { userName: user.userName, password: user.password, mode: 'password' } });
     expect(old.status).toBe(400);
-    expect((await login(server.app, user.userName, 'Brand-New-Passw0rd')).token).toBeTruthy();
+    // a password an administrator set must be changed at the next sign-in, unless the administrator said otherwise
+    const next = await login(server.app, user.userName, 'Brand-New-Passw0rd');
+    expect({ passwordReset: next.passwordReset, token: next.token }).toEqual({ passwordReset: true, token: undefined });
+    await ok(server.app, 'POST', `/api/Admin/Users/${user.userId}/ResetPassword`, {
+      token: adminToken,
+      body: { password: 'Brand-New-Passw0rd-2', mustChangePassword: false },
+    });
+    expect((await login(server.app, user.userName, 'Brand-New-Passw0rd-2')).token).toBeTruthy();
   });
 
   test('a normal user is refused every organisation admin call with 403/40301 and nothing changes', async () => {

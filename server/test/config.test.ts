@@ -17,7 +17,7 @@ test('defaults need nothing installed', () => {
     tzName: 'Asia/Shanghai',
     logLevel: 'info',
     trustProxy: false,
-    throttle: { accountLimit: 5, addressLimit: 20, windowMs: 15 * 60 * 1000 },
+    throttle: { addressLimit: 20, windowMs: 15 * 60 * 1000 },
     sessionTtlMs: 720 * 24 * 60 * 60 * 1000,
   });
   expect(REPOSITORY_ROOT).toBe(path.resolve(__dirname, '..', '..'));

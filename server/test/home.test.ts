@@ -32,6 +32,12 @@ describe.each(databaseKinds())('settings and home (%s)', (kind) => {
       requireDigit: true,
       requireLetter: true,
       requireSymbol: false,
+      requireMixedCase: false,
+      historyCount: 3,
+      expiryDays: 0,
+      lockoutThreshold: 5,
+      lockoutMinutes: 15,
+      totpRequired: false,
     });
     expect(await ok(server.app, 'GET', '/api/Client/Branding', { query: { timestamp: Date.now() } })).toEqual({
       systemName_Client: '云文档',

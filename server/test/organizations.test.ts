@@ -45,7 +45,7 @@ describe.each(databaseKinds())('organisation (%s)', (kind) => {
 
   const newUser = async (userName: string, nickName: string, deptId: string) => {
     const password = `Org-Passw0rd-${userName}`;
-    const { userId } = await ok(server.app, 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password, deptId } });
+    const { userId } = await ok(server.app, 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password, deptId, mustChangePassword: false } });
     users[userName] = { userId, userName, password };
     return users[userName];
   };

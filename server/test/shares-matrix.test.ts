@@ -32,7 +32,7 @@ describe.each(databaseKinds())('share matrix (%s)', (kind) => {
     const { adminToken, owner, outsider } = cast;
     const mk = async (nickName: string, deptId: string | null) => {
       const userName = `m${crypto.randomUUID().slice(0, 8)}`;
-      const u = await ok(app(), 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password: 'Matrix-Passw0rd-1', deptId } });
+      const u = await ok(app(), 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password: 'Matrix-Passw0rd-1', deptId, mustChangePassword: false } });
       const s = await ok(app(), 'POST', '/api/login', { body: { userName, password: 'Matrix-Passw0rd-1', mode: 'password' } });
       return { userId: u.userId as string, token: s.token as string };
     };

@@ -232,7 +232,7 @@ describe.each(databaseKinds())('sharing (%s)', (kind) => {
     expect(rows.map((r) => r.status)).toEqual([3, 2, 2]);
 
     // the creator disabled: gone; enabled again: works
-    const creator = await ok(app(), 'POST', '/api/Admin/Users', { token: admin, body: { userName: `sharer${crypto.randomUUID().slice(0, 6)}`, nickName: '分享人', password: 'Sharer-Passw0rd-1', deptId: null } });
+    const creator = await ok(app(), 'POST', '/api/Admin/Users', { token: admin, body: { userName: `sharer${crypto.randomUUID().slice(0, 6)}`, nickName: '分享人', password: 'Sharer-Passw0rd-1', deptId: null, mustChangePassword: false } });
     const session = await ok(app(), 'POST', '/api/login', { body: { userName: (await db().selectFrom('users').select('user_name').where('id', '=', Number(creator.userId)).executeTakeFirstOrThrow()).user_name, password: 'Sharer-Passw0rd-1', mode: 'password' } });
     const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: session.token }))[0];
     const f = await makeFile(app(), session.token, creator.userId, root.id, '文件.txt', 'abc');
@@ -317,7 +317,7 @@ describe.each(databaseKinds())('sharing (%s)', (kind) => {
     const group = await ok(app(), 'POST', '/api/Admin/Groups', { token: adminToken, body: { name: `项目组-${crypto.randomUUID().slice(0, 6)}` } });
     const mkUser = async (nickName: string, deptId: string | null) => {
       const userName = `u${crypto.randomUUID().slice(0, 8)}`;
-      const u = await ok(app(), 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password: 'Recip-Passw0rd-1', deptId } });
+      const u = await ok(app(), 'POST', '/api/Admin/Users', { token: adminToken, body: { userName, nickName, password: 'Recip-Passw0rd-1', deptId, mustChangePassword: false } });
       const s = await ok(app(), 'POST', '/api/login', { body: { userName, password: 'Recip-Passw0rd-1', mode: 'password' } });
       return { userId: u.userId as string, token: s.token as string };
     };

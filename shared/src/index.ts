@@ -16,6 +16,7 @@ export * from './upload';
 export * from './download';
 export * from './share';
 export { encodePreviewData, decodePreviewData, previewListAround, PREVIEW_LIST_LIMIT, type PreviewTarget } from './previewData';
+export { passwordChecks, passwordPolicyNotes, type PasswordCheck } from './passwordPolicy';
 export { WORKFLOW_CHANGED_EVENT, announceWorkflowChange } from './workflow';
 export {
   FERRY_STATUS_TEXT,

@@ -1011,6 +1011,49 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('preview_conversions').ifExists().execute();
       },
     },
+    // sign-in (docs/integration.md, "Sign-in"): password age, forced changes and history for the
+    // password policy, a user's TOTP key (sealed) and the last time step used (no replay), and
+    // the second steps of a sign-in in progress (password reset, TOTP binding, TOTP code)
+    '2026-11-25-0016-sign-in': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('password_changed_at', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.updateTable('users').set({ password_changed_at: sql`created_at` }).execute();
+        await db.schema.alterTable('users').addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('users').addColumn('totp_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('users').addColumn('totp_secret', 'text').execute();
+        await db.schema.alterTable('users').addColumn('totp_last_step', big, (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .createTable('password_history')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('password_history_user').on('password_history').columns(['user_id', 'created_at']).execute();
+        await db.schema
+          .createTable('login_steps')
+          // SHA-256 (hex) of the actionToken
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          // passwordReset, totpBind, totpCode
+          .addColumn('kind', 'text', (c) => c.notNull())
+          // totpBind: the sealed key being bound
+          .addColumn('secret', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('used_at', big)
+          .execute();
+        await db.schema.createIndex('login_steps_expiry').on('login_steps').column('expires_at').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('login_steps').ifExists().execute();
+        await db.schema.dropTable('password_history').ifExists().execute();
+        for (const c of ['totp_last_step', 'totp_secret', 'totp_required', 'must_change_password', 'password_changed_at']) {
+          await db.schema.alterTable('users').dropColumn(c).execute();
+        }
+      },
+    },
   };
 }
 

@@ -39,6 +39,37 @@ export interface UsersTable {
   last_login_at: number | null;
   created_at: number;
   updated_at: number;
+  /** when the password was last set (the policy's expiry counts from here) */
+  password_changed_at: Generated<number>;
+  /** set by an administrator (new account, reset): the next sign-in must choose a new password */
+  must_change_password: Generated<Flag>;
+  /** an administrator requires TOTP for this user (the policy may require it for everyone) */
+  totp_required: Generated<Flag>;
+  /** the TOTP key, sealed (lib/secret-box.ts); null: no TOTP bound */
+  totp_secret: Generated<string | null>;
+  /** the last TOTP time step accepted: a code of that step or earlier is never taken again */
+  totp_last_step: Generated<number>;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  password_hash: string;
+  created_at: number;
+}
+
+export type LoginStepKind = 'passwordReset' | 'totpBind' | 'totpCode';
+
+/** A sign-in waiting for its second step; the actionToken is stored as its SHA-256. */
+export interface LoginStepsTable {
+  token_hash: string;
+  user_id: number;
+  kind: LoginStepKind;
+  secret: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SessionsTable {
@@ -586,6 +617,8 @@ export interface Database {
   settings: SettingsTable;
   items: ItemsTable;
   login_failures: LoginFailuresTable;
+  password_history: PasswordHistoryTable;
+  login_steps: LoginStepsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

@@ -175,7 +175,7 @@ export async function createUser(app: App, adminToken: string, o: { userName?: s
   };
   const result = await ok<{ userId: string }>(app, 'POST', '/api/Admin/Users', {
     token: adminToken,
-    body: { ...user, deptId: null, ...(o.isDocAdmin !== undefined ? { isDocAdmin: o.isDocAdmin } : {}) },
+    body: { ...user, deptId: null, mustChangePassword: false, ...(o.isDocAdmin !== undefined ? { isDocAdmin: o.isDocAdmin } : {}) },
   });
   return { ...user, userId: result.userId };
 }

@@ -16,6 +16,9 @@ import type {
   OperationResult,
   Paged,
   PasswordPolicy,
+  ResetPasswordBody,
+  TotpBody,
+  ChangePasswordBody,
   RecycleItem,
   RecycleQuery,
   TreeNode,
@@ -73,6 +76,13 @@ const seg = encodeURIComponent;
 export const api = {
   login: (body: Omit<LoginBody, 'mode'> & { mode?: LoginBody['mode'] }, config?: HttpConfig) =>
     http.post<LoginResult>('/login', { mode: 'password', ...body }, { withToken: false, ...config }),
+  /** The second steps of a sign-in: each answers a session or the next step. */
+  resetPassword: (body: ResetPasswordBody, config?: HttpConfig) =>
+    http.post<LoginResult>('/login/ResetPassword', body, { withToken: false, ...config }),
+  totpBind: (body: TotpBody, config?: HttpConfig) => http.post<LoginResult>('/login/TotpBind', body, { withToken: false, ...config }),
+  totpCode: (body: TotpBody, config?: HttpConfig) => http.post<LoginResult>('/login/TotpCode', body, { withToken: false, ...config }),
+  changePassword: (body: ChangePasswordBody, config?: HttpConfig) =>
+    http.post<{ revoked: number }>('/account/changepassword', body, config),
   quit: (config?: HttpConfig) =>
     http.post<unknown>('/login/quit', undefined, { errorMode: 'none', silentLogout: true, ...config }),
   getEnvironmentConfig: (config?: HttpConfig) => http.get<EnvironmentConfig>('/EnvironmentConfig', config),

@@ -44,6 +44,28 @@ export interface LoginResult extends Partial<UserInfo> {
   totpCode: boolean;
   actionToken?: string;
   totpUri?: string;
+  /** the key of totpUri, for typing it into an authenticator by hand */
+  totpSecret?: string;
+  /** why a new password is needed (passwordReset) */
+  message?: string;
+}
+
+/** POST /api/login/ResetPassword body. */
+export interface ResetPasswordBody {
+  actionToken: string;
+  password: string;
+}
+
+/** POST /api/login/TotpBind and /api/login/TotpCode body. */
+export interface TotpBody {
+  actionToken: string;
+  code: string;
+}
+
+/** POST /api/account/changepassword body. */
+export interface ChangePasswordBody {
+  oldPassword: string;
+  newPassword: string;
 }
 
 /** Temporary login record read at start-up through the `temporarily-token` key. */
@@ -69,6 +91,15 @@ export interface PasswordPolicy {
   requireDigit: boolean;
   requireLetter: boolean;
   requireSymbol: boolean;
+  requireMixedCase: boolean;
+  /** a new password may not be any of the last N */
+  historyCount: number;
+  /** 0: passwords never expire */
+  expiryDays: number;
+  /** 0: no lockout */
+  lockoutThreshold: number;
+  lockoutMinutes: number;
+  totpRequired: boolean;
 }
 
 export interface ClientBranding {

@@ -1,10 +1,11 @@
 // 云文档 administration calls.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
-import { FeaturePolicySchema } from '../settings/schemas';
+import { FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
 import { DepartmentSchema, GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
 import {
   AdminUserSchema,
+  UserTotpBodySchema,
   CreateDepartmentBodySchema,
   CreateUserBodySchema,
   CreateUserResultSchema,
@@ -93,13 +94,56 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '重置用户密码',
-        description: `新密码须符合密码策略；该用户的全部会话随即失效（返回 401）。${only}`,
+        description: `新密码须符合密码策略；该用户的全部会话随即失效（返回 401）；默认下次登录须修改密码。${only}`,
         params: UserIdParamsSchema,
         body: ResetPasswordBodySchema,
         response: { 200: Envelope(ResetPasswordResultSchema) },
       },
     },
-    async (req) => ok(await admin.resetPassword(req.user(), req.params.userId, req.body.password)),
+    async (req) => ok(await admin.resetPassword(req.user(), req.params.userId, req.body)),
+  );
+
+  app.put(
+    '/Admin/Users/:userId/Totp',
+    {
+      schema: {
+        tags,
+        summary: '要求（或不再要求）用户使用动态口令',
+        description: `密码策略要求所有人使用动态口令时，此项不起作用。${only}`,
+        params: UserIdParamsSchema,
+        body: UserTotpBodySchema,
+        response: { 200: Envelope(AdminUserSchema) },
+      },
+    },
+    async (req) => ok(await admin.setUserTotp(req.user(), req.params.userId, req.body)),
+  );
+
+  app.delete(
+    '/Admin/Users/:userId/Totp',
+    {
+      schema: {
+        tags,
+        summary: '重置用户的动态口令',
+        description: `忘记已绑定的密钥（如手机丢失）；仍须使用动态口令时，下次登录重新绑定。${only}`,
+        params: UserIdParamsSchema,
+        response: { 200: Envelope(AdminUserSchema) },
+      },
+    },
+    async (req) => ok(await admin.resetUserTotp(req.user(), req.params.userId)),
+  );
+
+  app.put(
+    '/Admin/PasswordPolicy',
+    {
+      schema: {
+        tags,
+        summary: '更新密码策略',
+        description: `长度与字符要求、不能重复使用的历史密码数、有效天数、错误锁定、是否所有人都须动态口令。${only}`,
+        body: PasswordPolicySchema,
+        response: { 200: Envelope(PasswordPolicySchema) },
+      },
+    },
+    async (req) => ok(await admin.updatePasswordPolicy(req.user(), req.body)),
   );
 
   app.post(

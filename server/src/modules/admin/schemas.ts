@@ -10,6 +10,7 @@ export const CreateUserBodySchema = Type.Object({
   isDocAdmin: Type.Optional(Type.Boolean()),
   isFlowAdmin: Type.Optional(Type.Boolean()),
   isTagAdmin: Type.Optional(Type.Boolean()),
+  mustChangePassword: Type.Optional(Type.Boolean({ description: '首次登录须修改密码（默认 true）' })),
 });
 export type CreateUserBody = Static<typeof CreateUserBodySchema>;
 
@@ -42,6 +43,9 @@ export const AdminUserSchema = Type.Object(
     isFlowAdmin: Type.Boolean(),
     isTagAdmin: Type.Boolean(),
     disabled: Type.Boolean(),
+    totpRequired: Type.Boolean({ description: '管理员要求该用户使用动态口令' }),
+    totpBound: Type.Boolean({ description: '已绑定动态口令' }),
+    mustChangePassword: Type.Boolean({ description: '下次登录须修改密码' }),
   },
   { title: '用户（管理）' },
 );
@@ -49,7 +53,13 @@ export type AdminUser = Static<typeof AdminUserSchema>;
 
 export const ResetPasswordBodySchema = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 256, description: '新密码，须符合密码策略' }),
+  mustChangePassword: Type.Optional(Type.Boolean({ description: '下次登录须修改密码（默认 true）' })),
 });
+
+export const UserTotpBodySchema = Type.Object({
+  required: Type.Boolean({ description: '该用户登录须输入动态口令' }),
+});
+export type UserTotpBody = Static<typeof UserTotpBodySchema>;
 export type ResetPasswordBody = Static<typeof ResetPasswordBodySchema>;
 
 export const ResetPasswordResultSchema = Type.Object({

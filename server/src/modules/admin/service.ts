@@ -7,7 +7,8 @@ import { revokeSessionsOfUser } from '../auth/repository';
 import type { AuthService } from '../auth/service';
 import type { Department, Group } from '../organizations/schemas';
 import type { OrganizationsService } from '../organizations/service';
-import type { FeaturePolicy } from '../settings/schemas';
+import type { FeaturePolicy, PasswordPolicy } from '../settings/schemas';
+import type { Credentials } from '../auth/credentials';
 import type { SettingsService } from '../settings/service';
 import { findUserById, updateUserFields } from '../users/repository';
 import { isSystemAdmin, type UsersService } from '../users/service';
@@ -18,8 +19,10 @@ import type {
   CreateUserBody,
   GroupBody,
   GroupMembersBody,
+  ResetPasswordBody,
   UpdateDepartmentBody,
   UpdateUserBody,
+  UserTotpBody,
 } from './schemas';
 
 const toAdminUser = (u: UserRow): AdminUser => ({
@@ -31,6 +34,9 @@ const toAdminUser = (u: UserRow): AdminUser => ({
   isFlowAdmin: u.is_flow_admin === 1,
   isTagAdmin: u.is_tag_admin === 1,
   disabled: u.disabled === 1,
+  totpRequired: u.totp_required === 1,
+  totpBound: u.totp_secret !== null,
+  mustChangePassword: u.must_change_password === 1,
 });
 
 export class AdminService {
@@ -40,6 +46,7 @@ export class AdminService {
     private readonly auth: AuthService,
     private readonly settings: SettingsService,
     private readonly organizations: OrganizationsService,
+    private readonly credentials: Credentials,
   ) {}
 
   /** Every admin call starts here: 403/40301 for anyone but a system administrator. */
@@ -69,6 +76,7 @@ export class AdminService {
       isDocAdmin: body.isDocAdmin,
       isFlowAdmin: body.isFlowAdmin,
       isTagAdmin: body.isTagAdmin,
+      mustChangePassword: body.mustChangePassword ?? true,
     });
     return { userId: String(user.id) };
   }
@@ -109,17 +117,39 @@ export class AdminService {
   }
 
   /** Sets a new password and ends every session of the user in the same transaction. */
-  async resetPassword(caller: UserRow, userIdText: string, password: string): Promise<{ userId: string; revoked: number }> {
+  async resetPassword(caller: UserRow, userIdText: string, body: ResetPasswordBody): Promise<{ userId: string; revoked: number }> {
     this.assertAdmin(caller);
     const user = await this.targetUser(userIdText);
-    const passwordHash = await this.users.newPasswordHash(password);
+    const passwordHash = await this.credentials.newHash(body.password);
     const revoked = await this.db.transaction().execute(async (trx) => {
       const now = Date.now();
-      await updateUserFields(trx, user.id, { password_hash: passwordHash }, now);
+      await this.credentials.store(trx, user.id, passwordHash, now, body.mustChangePassword ?? true);
       return revokeSessionsOfUser(trx, user.id, now);
     });
     return { userId: String(user.id), revoked };
   }
+
+  /** TOTP required for this user (or no longer, unless the policy requires it for everyone). */
+  async setUserTotp(caller: UserRow, userIdText: string, body: UserTotpBody): Promise<AdminUser> {
+    this.assertAdmin(caller);
+    const user = await this.targetUser(userIdText);
+    await this.db.updateTable('users').set({ totp_required: body.required ? 1 : 0, updated_at: Date.now() }).where('id', '=', user.id).execute();
+    return toAdminUser((await findUserById(this.db, user.id)) ?? user);
+  }
+
+  /** Forgets the user's TOTP key (a lost phone): the next sign-in binds a new one when TOTP is required. */
+  async resetUserTotp(caller: UserRow, userIdText: string): Promise<AdminUser> {
+    this.assertAdmin(caller);
+    const user = await this.targetUser(userIdText);
+    await this.auth.resetTotp(user.id);
+    return toAdminUser((await findUserById(this.db, user.id)) ?? user);
+  }
+
+  async updatePasswordPolicy(caller: UserRow, policy: PasswordPolicy): Promise<PasswordPolicy> {
+    this.assertAdmin(caller);
+    return this.settings.setPasswordPolicy(policy);
+  }
+
 
   /** Every live session of the user answers 401 from now on. */
   async revokeSessions(caller: UserRow, userIdText: string): Promise<{ revoked: number }> {

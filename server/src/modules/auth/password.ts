@@ -58,12 +58,14 @@ export async function verifyPassword(password: string, stored: string | null): P
 /** The Chinese reason a password breaks the policy, or null when it complies. */
 export function passwordPolicyViolation(policy: PasswordPolicy, password: string): string | null {
   const needs: string[] = [];
-  if (policy.requireLetter) needs.push('字母');
+  if (policy.requireMixedCase) needs.push('大写字母', '小写字母');
+  else if (policy.requireLetter) needs.push('字母');
   if (policy.requireDigit) needs.push('数字');
   if (policy.requireSymbol) needs.push('符号');
   const rule = `密码至少 ${policy.minLength} 位${needs.length ? `，且须包含${needs.join('、')}` : ''}`;
   if ([...password].length < policy.minLength) return rule;
   if (policy.requireLetter && !/\p{L}/u.test(password)) return rule;
+  if (policy.requireMixedCase && !(/\p{Lu}/u.test(password) && /\p{Ll}/u.test(password))) return rule;
   if (policy.requireDigit && !/\p{Nd}/u.test(password)) return rule;
   if (policy.requireSymbol && !/[^\p{L}\p{Nd}\s]/u.test(password)) return rule;
   return null;
@@ -72,7 +74,7 @@ export function passwordPolicyViolation(policy: PasswordPolicy, password: string
 /** A random password that satisfies the policy (the generated first admin password). */
 export function generatePassword(policy: PasswordPolicy): string {
   for (;;) {
-    const candidate = `${crypto.randomBytes(15).toString('base64url')}-${crypto.randomInt(10)}`;
+    const candidate = `${crypto.randomBytes(15).toString('base64url')}-${crypto.randomInt(10)}Aa`;
     if (!passwordPolicyViolation(policy, candidate)) return candidate;
   }
 }

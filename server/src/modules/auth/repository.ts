@@ -53,6 +53,19 @@ export async function revokeSessionsOfUser(db: Kysely<Database>, userId: number,
   return Number(res.numUpdatedRows);
 }
 
+/** Revokes every live session of a user but one (the one that changed the password); returns how many. */
+export async function revokeOtherSessions(db: Kysely<Database>, userId: number, keepId: number, now: number): Promise<number> {
+  const res = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 export interface FailureWindow {
   count: number;
   oldest: number | null;

@@ -2,28 +2,46 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
-import type { Database, SessionRow, UserRow } from '../../db/types';
+import type { Database, LoginStepKind, SessionRow, UserRow } from '../../db/types';
+import type { SecretBox } from '../../lib/secret-box';
 import { AppError, badRequest, MESSAGES, tooManyRequests } from '../../lib/errors';
 import { findUserById, findUserByKey, markSignedIn, userNameKey } from '../users/repository';
 import type { UsersService } from '../users/service';
+import type { Credentials } from './credentials';
 import { verifyPassword } from './password';
+import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
+import { acceptedStep, newTotpSecret, totpUri } from './totp';
 import {
   clearAccountFailures,
   failuresSince,
   findSession,
   insertSession,
   recordFailure,
+  revokeOtherSessions,
   revokeSession,
   revokeSessionsOfUser,
   touchSession,
   type CredentialKind,
 } from './repository';
-import type { LoginBody, LoginResult } from './schemas';
+import type { LoginBody, LoginResult, LoginStepResult } from './schemas';
 
 export interface ClientInfo {
   ip: string;
   userAgent: string;
 }
+
+/** A sign-in's answer: a session (with its jwtId for the cookie) or a second step. */
+export interface LoginOutcome {
+  result: LoginResult | LoginStepResult;
+  jwtId?: string;
+}
+
+/** How long a second step (password reset, TOTP) may take. */
+const STEP_TTL_MS = 10 * 60 * 1000;
+/** wrong TOTP codes one sign-in may try */
+const MAX_CODE_ATTEMPTS = 5;
+const STEP_EXPIRED = '操作已过期，请重新登录';
+const totpPurpose = (userId: number) => `totp:${userId}`;
 
 export type AuthOutcome =
   | { status: 'ok'; user: UserRow; session: SessionRow }
@@ -41,28 +59,41 @@ export class AuthService {
     private readonly db: Kysely<Database>,
     private readonly users: UsersService,
     private readonly config: Pick<AppConfig, 'throttle' | 'sessionTtlMs'>,
+    private readonly credentials: Credentials,
+    private readonly box: SecretBox,
   ) {}
 
-  /** 429 while the account or the client address has too many recent failures. */
+  /**
+   * 429 while the client address has too many recent failures (configuration), or the account
+   * is locked by the password policy (lockoutThreshold failures inside lockoutMinutes).
+   */
   private async assertNotThrottled(accountKey: string, ip: string, now: number): Promise<void> {
-    const { accountLimit, addressLimit, windowMs } = this.config.throttle;
-    const since = now - windowMs;
+    const { addressLimit, windowMs } = this.config.throttle;
+    const policy = await this.credentials.policy();
+    const lockMs = policy.lockoutMinutes * 60_000;
     const [byAccount, byAddress] = await Promise.all([
-      failuresSince(this.db, { accountKey }, since),
-      failuresSince(this.db, { ip }, since),
+      policy.lockoutThreshold > 0 ? failuresSince(this.db, { accountKey }, now - lockMs) : Promise.resolve({ count: 0, oldest: null }),
+      failuresSince(this.db, { ip }, now - windowMs),
     ]);
-    const blockers = [
-      byAccount.count >= accountLimit ? byAccount.oldest : null,
-      byAddress.count >= addressLimit ? byAddress.oldest : null,
+    const until = [
+      byAccount.count >= policy.lockoutThreshold && byAccount.oldest !== null ? byAccount.oldest + lockMs : null,
+      byAddress.count >= addressLimit && byAddress.oldest !== null ? byAddress.oldest + windowMs : null,
     ].filter((t): t is number => t !== null);
-    if (blockers.length) {
-      const retryAfterMs = Math.max(...blockers) + windowMs - now;
+    if (until.length) {
+      const retryAfterMs = Math.max(...until) - now;
       const minutes = Math.max(1, Math.ceil(retryAfterMs / 60000));
       throw tooManyRequests(`登录失败次数过多，请 ${minutes} 分钟后再试`, retryAfterMs / 1000);
     }
   }
 
-  async login(body: LoginBody, client: ClientInfo): Promise<{ result: LoginResult; jwtId: string }> {
+  /** Counts a failed sign-in (a wrong password or TOTP code) against the account and the address. */
+  private async fail(accountKey: string, ip: string, now: number): Promise<void> {
+    const policy = await this.credentials.policy();
+    const keepMs = Math.max(this.config.throttle.windowMs, policy.lockoutMinutes * 60_000);
+    await recordFailure(this.db, accountKey, ip, now, keepMs);
+  }
+
+  async login(body: LoginBody, client: ClientInfo): Promise<LoginOutcome> {
     if (body.mode !== undefined && body.mode !== 'password') throw badRequest('不支持该登录方式');
     const now = Date.now();
     const accountKey = userNameKey(body.userName);
@@ -72,12 +103,61 @@ export class AuthService {
     const user = await findUserByKey(this.db, accountKey);
     const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
     if (!user || !passwordOk) {
-      await recordFailure(this.db, accountKey, client.ip, now, this.config.throttle.windowMs);
+      await this.fail(accountKey, client.ip, now);
       throw badRequest(MESSAGES.wrongCredentials);
     }
     if (user.disabled) throw new AppError(403, 403, MESSAGES.accountDisabled);
-
     await clearAccountFailures(this.db, accountKey);
+
+    const reason = this.credentials.resetReason(user, await this.credentials.policy(), now);
+    if (reason) return this.step(user, 'passwordReset', now, { message: reason });
+    return this.afterPassword(user, client, now);
+  }
+
+  /** The password is settled: TOTP when the policy, an administrator or the user asked for it, else a session. */
+  private async afterPassword(user: UserRow, client: ClientInfo, now: number): Promise<LoginOutcome> {
+    const policy = await this.credentials.policy();
+    const needsTotp = policy.totpRequired || user.totp_required === 1 || user.totp_secret !== null;
+    if (!needsTotp) return this.signIn(user, client, now);
+    if (user.totp_secret === null) {
+      const secret = newTotpSecret();
+      return this.step(user, 'totpBind', now, { secret, totpUri: totpUri(secret, user.user_name), totpSecret: secret });
+    }
+    return this.step(user, 'totpCode', now, {});
+  }
+
+  /** A second step: an actionToken and no session. */
+  private async step(
+    user: UserRow,
+    kind: LoginStepKind,
+    now: number,
+    extra: { message?: string; secret?: string; totpUri?: string; totpSecret?: string },
+  ): Promise<LoginOutcome> {
+    const actionToken = randomSecret(32);
+    await insertStep(this.db, {
+      tokenHash: digest(actionToken),
+      userId: user.id,
+      kind,
+      secret: extra.secret ? this.box.seal(extra.secret, `totp-bind:${user.id}`) : '',
+      now,
+      ttlMs: STEP_TTL_MS,
+    });
+    const result: LoginStepResult = {
+      userName: user.user_name,
+      nickName: user.nick_name,
+      passwordReset: kind === 'passwordReset',
+      totpBind: kind === 'totpBind',
+      totpCode: kind === 'totpCode',
+      actionToken,
+    };
+    if (extra.message) result.message = extra.message;
+    if (extra.totpUri) result.totpUri = extra.totpUri;
+    if (extra.totpSecret) result.totpSecret = extra.totpSecret;
+    return { result };
+  }
+
+  /** A new session for a user who passed every step. */
+  private async signIn(user: UserRow, client: ClientInfo, now: number): Promise<LoginOutcome> {
     const token = randomSecret(32);
     const jwtId = randomSecret(32);
     await insertSession(this.db, {
@@ -96,6 +176,117 @@ export class AuthService {
       jwtId,
       result: { ...info, token, jwtId, showGuide: firstSignIn, passwordReset: false, totpBind: false, totpCode: false },
     };
+  }
+
+  /** The live step an actionToken names, of the kind expected, and its user. */
+  private async openStep(actionToken: string, kind: LoginStepKind, now: number): Promise<{ step: LoginStep; user: UserRow }> {
+    const step = actionToken && actionToken.length <= 512 ? await findStep(this.db, digest(actionToken)) : undefined;
+    if (!step || step.kind !== kind || step.used_at !== null || step.expires_at <= now) throw badRequest(STEP_EXPIRED);
+    const user = await findUserById(this.db, step.user_id);
+    if (!user) throw badRequest(STEP_EXPIRED);
+    if (user.disabled) throw new AppError(403, 403, MESSAGES.accountDisabled);
+    return { step, user };
+  }
+
+  /** A wrong TOTP code: counted against the sign-in and the account; the fifth ends the sign-in. */
+  private async wrongCode(step: LoginStep, user: UserRow, client: ClientInfo, now: number, message: string): Promise<never> {
+    await this.fail(user.user_name_key, client.ip, now);
+    const attempts = await countWrongCode(this.db, step.token_hash);
+    if (attempts >= MAX_CODE_ATTEMPTS) {
+      await useStep(this.db, step.token_hash, now);
+      throw badRequest('动态口令错误次数过多，请重新登录');
+    }
+    throw badRequest(message);
+  }
+
+  /** POST /api/login/ResetPassword: a policy-conforming password ends the reset step; the sign-in goes on. */
+  async resetPassword(body: { actionToken: string; password: string }, client: ClientInfo): Promise<LoginOutcome> {
+    const now = Date.now();
+    const { step, user } = await this.openStep(body.actionToken, 'passwordReset', now);
+    await this.assertNotThrottled(user.user_name_key, client.ip, now);
+    const hash = await this.credentials.newHash(body.password, user);
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await useStep(trx, step.token_hash, now))) throw badRequest(STEP_EXPIRED);
+      await this.credentials.store(trx, user.id, hash, now, false);
+      await revokeSessionsOfUser(trx, user.id, now);
+    });
+    const fresh = (await findUserById(this.db, user.id)) ?? user;
+    return this.afterPassword(fresh, client, now);
+  }
+
+  /** POST /api/login/TotpBind: the first code proves the app holds the key; the key is kept, sealed. */
+  async totpBind(body: { actionToken: string; code: string }, client: ClientInfo): Promise<LoginOutcome> {
+    const now = Date.now();
+    const { step, user } = await this.openStep(body.actionToken, 'totpBind', now);
+    await this.assertNotThrottled(user.user_name_key, client.ip, now);
+    const secret = this.box.open(step.secret, `totp-bind:${user.id}`);
+    if (!secret) throw badRequest(STEP_EXPIRED);
+    const accepted = acceptedStep(secret, body.code.trim(), now, 0);
+    if (accepted === null) return this.wrongCode(step, user, client, now, '动态口令错误，请确认手机时间准确后重新输入');
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await useStep(trx, step.token_hash, now))) throw badRequest(STEP_EXPIRED);
+      await trx
+        .updateTable('users')
+        .set({ totp_secret: this.box.seal(secret, totpPurpose(user.id)), totp_last_step: accepted, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
+    });
+    await clearAccountFailures(this.db, user.user_name_key);
+    return this.signIn(user, client, now);
+  }
+
+  /** POST /api/login/TotpCode: a code of a step later than the last one used finishes the sign-in. */
+  async totpCode(body: { actionToken: string; code: string }, client: ClientInfo): Promise<LoginOutcome> {
+    const now = Date.now();
+    const { step, user } = await this.openStep(body.actionToken, 'totpCode', now);
+    await this.assertNotThrottled(user.user_name_key, client.ip, now);
+    const secret = user.totp_secret === null ? null : this.box.open(user.totp_secret, totpPurpose(user.id));
+    if (!secret) throw badRequest('动态口令已被重置，请重新登录');
+    const wrong = '动态口令错误或已使用过，请输入新的动态口令';
+    const accepted = acceptedStep(secret, body.code.trim(), now, user.totp_last_step);
+    if (accepted === null) return this.wrongCode(step, user, client, now, wrong);
+    const taken = await this.db.transaction().execute(async (trx) => {
+      // two requests with the same code: only one moves the last step forward
+      const res = await trx
+        .updateTable('users')
+        .set({ totp_last_step: accepted })
+        .where('id', '=', user.id)
+        .where('totp_last_step', '<', accepted)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (!(await useStep(trx, step.token_hash, now))) throw badRequest(STEP_EXPIRED);
+      return true;
+    });
+    if (!taken) return this.wrongCode(step, user, client, now, wrong);
+    await clearAccountFailures(this.db, user.user_name_key);
+    return this.signIn(user, client, now);
+  }
+
+  /** POST /api/account/changepassword: the old password, then a new one under the policy; the user's other sessions end. */
+  async changePassword(user: UserRow, session: SessionRow, body: { oldPassword: string; newPassword: string }, ip: string): Promise<{ revoked: number }> {
+    const now = Date.now();
+    await this.assertNotThrottled(user.user_name_key, ip, now);
+    if (!(await verifyPassword(body.oldPassword, user.password_hash))) {
+      await this.fail(user.user_name_key, ip, now);
+      throw badRequest('原密码错误');
+    }
+    const hash = await this.credentials.newHash(body.newPassword, user);
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      await this.credentials.store(trx, user.id, hash, now, false);
+      await dropStepsOfUser(trx, user.id, now);
+      return revokeOtherSessions(trx, user.id, session.id, now);
+    });
+    await clearAccountFailures(this.db, user.user_name_key);
+    return { revoked };
+  }
+
+  /** The user's TOTP key is forgotten: the next sign-in binds a new one (when TOTP is still required). */
+  async resetTotp(userId: number): Promise<void> {
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ totp_secret: null, totp_last_step: 0, updated_at: now }).where('id', '=', userId).execute();
+      await dropStepsOfUser(trx, userId, now);
+    });
   }
 
   /** Resolves a bearer token or a `token` cookie (jwtId) to its live session and user. */

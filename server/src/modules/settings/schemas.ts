@@ -36,10 +36,16 @@ export type Branding = Static<typeof BrandingSchema>;
 
 export const PasswordPolicySchema = Type.Object(
   {
-    minLength: Type.Integer({ description: '最短长度' }),
+    minLength: Type.Integer({ minimum: 6, maximum: 64, description: '最短长度（6–64）' }),
     requireDigit: Type.Boolean({ description: '必须包含数字' }),
     requireLetter: Type.Boolean({ description: '必须包含字母' }),
     requireSymbol: Type.Boolean({ description: '必须包含符号' }),
+    requireMixedCase: Type.Boolean({ description: '必须同时包含大写和小写字母' }),
+    historyCount: Type.Integer({ minimum: 0, maximum: 24, description: '不能与最近几次用过的密码相同（0–24，0 为不限制）' }),
+    expiryDays: Type.Integer({ minimum: 0, maximum: 3650, description: '密码有效天数，过期后登录须先修改密码（0 为永不过期）' }),
+    lockoutThreshold: Type.Integer({ minimum: 0, maximum: 100, description: '连续输错几次后锁定账号（0 为不锁定）' }),
+    lockoutMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: '锁定多少分钟' }),
+    totpRequired: Type.Boolean({ description: '所有用户登录都须输入动态口令（TOTP）' }),
   },
   { title: '密码策略' },
 );

@@ -31,6 +31,12 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   requireDigit: true,
   requireLetter: true,
   requireSymbol: false,
+  requireMixedCase: false,
+  historyCount: 3,
+  expiryDays: 0,
+  lockoutThreshold: 5,
+  lockoutMinutes: 15,
+  totpRequired: false,
 };
 
 /** Uploads: rapid upload only from content the caller can read; no personal quota; no chunk check (spec section 9). */
@@ -104,6 +110,12 @@ export class SettingsService {
 
   passwordPolicy(): Promise<PasswordPolicy> {
     return this.read<PasswordPolicy>('passwordPolicy');
+  }
+
+  async setPasswordPolicy(policy: PasswordPolicy): Promise<PasswordPolicy> {
+    const clean = merge(DEFAULT_PASSWORD_POLICY, policy);
+    await writeSetting(this.db, 'passwordPolicy', clean, Date.now());
+    return clean;
   }
 
   uploadPolicy(): Promise<UploadPolicy> {

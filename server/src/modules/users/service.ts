@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Flag, UserRow } from '../../db/types';
 import { badRequest, conflict, isUniqueViolation } from '../../lib/errors';
+import type { Credentials } from '../auth/credentials';
 import { hashPassword, passwordPolicyViolation } from '../auth/password';
 import type { FoldersService } from '../folders/service';
 import { findDepartment } from '../organizations/repository';
@@ -21,6 +22,8 @@ export interface NewUserInput {
   isTagAdmin?: boolean;
   allowBackendLogin?: boolean;
   allowRepositoryLogin?: boolean;
+  /** the first sign-in must choose a new password (an administrator made the account) */
+  mustChangePassword?: boolean;
 }
 
 /** The user-info fields of spec section 3, without the token. */
@@ -65,6 +68,7 @@ export class UsersService {
     private readonly settings: SettingsService,
     private readonly organizations: OrganizationsService,
     private readonly folders: FoldersService,
+    private readonly credentials: Credentials,
   ) {}
 
   /**
@@ -114,7 +118,10 @@ export class UsersService {
           last_login_at: null,
           created_at: now,
           updated_at: now,
+          password_changed_at: now,
+          must_change_password: flag(input.mustChangePassword),
         });
+        await this.credentials.remember(trx, user.id, passwordHash, now);
         await this.folders.createPersonalRoot(trx, user.id, env.personalFolderName);
         return user;
       });
@@ -141,13 +148,6 @@ export class UsersService {
     if (changes.isTagAdmin !== undefined) values.is_tag_admin = flag(changes.isTagAdmin);
     if (Object.keys(values).length > 0) await updateUserFields(this.db, user.id, values, Date.now());
     return (await findUserById(this.db, user.id)) ?? user;
-  }
-
-  /** The hash of a new password, after checking it against the password policy. */
-  async newPasswordHash(password: string): Promise<string> {
-    const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), password);
-    if (violation) throw badRequest(violation);
-    return hashPassword(password);
   }
 
   async userInfo(user: UserRow): Promise<UserInfoFields> {

@@ -5,22 +5,39 @@ import {
   api,
   APP_NAME,
   homePathOf,
-  isApiError,
   Messages,
   sessionStore,
   setSession,
   StorageKey,
   useRuntimeConfig,
   type ClientBranding,
+  type LoginResult,
 } from '@app/shared';
 import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
+import { PasswordResetStep, type StepProps } from './PasswordResetStep';
+import { errorText } from './stepSubmit';
+import { TotpBindStep } from './TotpBindStep';
+import { TotpCodeStep } from './TotpCodeStep';
 import '../public/public.css';
 
-function secondStepMessage(r: { passwordReset?: boolean; totpBind?: boolean; totpCode?: boolean }): string {
-  if (r.passwordReset) return '该账号需要先重置密码，请联系管理员处理后再登录';
-  if (r.totpBind || r.totpCode) return '该账号已开启两步验证，请联系管理员处理后再登录';
-  return Messages.loginFailed;
+/** Which second step a sign-in answer asks for. */
+function stepOf(r: LoginResult): 'passwordReset' | 'totpBind' | 'totpCode' | null {
+  if (r.passwordReset) return 'passwordReset';
+  if (r.totpBind) return 'totpBind';
+  if (r.totpCode) return 'totpCode';
+  return null;
+}
+
+function SecondStep(props: StepProps) {
+  switch (stepOf(props.step)) {
+    case 'passwordReset':
+      return <PasswordResetStep {...props} />;
+    case 'totpBind':
+      return <TotpBindStep {...props} />;
+    default:
+      return <TotpCodeStep {...props} />;
+  }
 }
 
 export default function LoginPage() {
@@ -32,6 +49,8 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [loading, setLoading] = useState(false);
+  /** a second step in progress (password reset, TOTP binding, TOTP code) */
+  const [step, setStep] = useState<LoginResult | null>(null);
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -56,34 +75,48 @@ export default function LoginPage() {
     setLoading(true);
     try {
       const result = await api.login({ userName: userName.trim(), password }, { errorMode: 'none' });
-      const user = setSession(result);
-      if (!user) {
-        if (mounted.current) setError(secondStepMessage(result));
-        return;
-      }
-      const authorize = params.get('authorize');
-      if (authorize) {
-        sessionStore.set(StorageKey.AuthorizeLogin, result);
-        navigate(`/authorization?authorize=${encodeURIComponent(authorize)}`, { replace: true });
-        return;
-      }
-      let target = '/';
-      try {
-        const home = await enterSession();
-        target = homePathOf(home.menus, home.baseHome);
-      } catch {
-        /* the layout loads the menus again */
-      }
-      navigate(target, { replace: true });
+      await finish(result);
     } catch (err) {
-      if (!mounted.current) return;
-      // the server's message; a timeout or network failure says so; else 登录失败，请稍后重试
-      if (isApiError(err)) setError(err.serverMessage || (err.code === 0 && !err.canceled ? err.message : Messages.loginFailed));
-      else setError(Messages.loginFailed);
+      if (mounted.current) setError(errorText(err));
     } finally {
       if (mounted.current) setLoading(false);
     }
   }
+
+  /** A session goes on to the authorize page or home; a second step is shown. */
+  async function finish(result: LoginResult) {
+    const user = setSession(result);
+    if (!user) {
+      if (!mounted.current) return;
+      if (stepOf(result) && result.actionToken) {
+        setStep(result);
+        setPassword('');
+      } else {
+        setStep(null);
+        setError(Messages.loginFailed);
+      }
+      return;
+    }
+    const authorize = params.get('authorize');
+    if (authorize) {
+      sessionStore.set(StorageKey.AuthorizeLogin, result);
+      navigate(`/authorization?authorize=${encodeURIComponent(authorize)}`, { replace: true });
+      return;
+    }
+    let target = '/';
+    try {
+      const home = await enterSession();
+      target = homePathOf(home.menus, home.baseHome);
+    } catch {
+      /* the layout loads the menus again */
+    }
+    navigate(target, { replace: true });
+  }
+
+  const backToForm = (message?: string) => {
+    setStep(null);
+    setError(message ?? '');
+  };
 
   const background = branding?.login_Background ? { backgroundImage: `url(${branding.login_Background})` } : undefined;
 
@@ -94,6 +127,9 @@ export default function LoginPage() {
         <p className="yw-subtitle" id="login-title">
           企业云文档与文件工作区 · 账号登录
         </p>
+        {step ? (
+          <SecondStep step={step} onResult={(r) => void finish(r)} onBack={backToForm} />
+        ) : (
         <form className="yw-form" onSubmit={onSubmit} noValidate>
           <div className="yw-field">
             <label htmlFor="login-user">用户名</label>
@@ -137,6 +173,7 @@ export default function LoginPage() {
             )}
           </button>
         </form>
+        )}
         <nav className="yw-links" aria-label="其他链接">
           <a href="/signUp" onClick={(e) => (e.preventDefault(), navigate('/signUp'))}>
             申请注册

@@ -1,0 +1,100 @@
+// Sign-in beyond the password, in the browser against the real server: a user whom the
+// administrator requires to use TOTP binds it (QR code and key on the page, the code computed
+// from that key) and signs in again with a fresh code; an account the administrator made
+// must choose its own password first, against the policy's checklist.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import * as OTPAuth from 'otpauth';
+import { api, apiOk, createUser, login, missingBuilds, signInThroughPage, startServer, waitForPath, withBrowser } from '../harness.mjs';
+
+const T = { timeout: 180_000 };
+const notBuilt = missingBuilds();
+
+/** The code of a base32 key for a moment (the authenticator app's part). */
+const codeAt = (secret, timestamp) =>
+  new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) }).generate({ timestamp });
+
+describe('sign-in steps', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  let admin;
+
+  before(async () => {
+    if (notBuilt) return;
+    server = await startServer();
+    admin = await login(server);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('a user required to use TOTP binds it from the QR code page, then signs in again with a code', { ...T, skip: notBuilt || false }, async (t) => {
+    const user = await createUser(server, admin.token);
+    await apiOk(server, 'PUT', `/api/Admin/Users/${user.userId}/Totp`, { token: admin.token, body: { required: true } });
+
+    let secret = '';
+    await withBrowser(t, async ({ page }) => {
+      const step = await signInThroughPage(page, server, user.userName, user.password);
+      assert.equal(step?.totpBind, true);
+      assert.equal(step.token, undefined);
+      await page.getByRole('heading', { name: '绑定动态口令' }).waitFor();
+      await page.getByLabel('绑定动态口令的二维码').waitFor();
+      // the key as the page shows it, typed into the "authenticator" by hand
+      secret = (await page.getByLabel('密钥').innerText()).replace(/\s+/g, '');
+      assert.match(secret, /^[A-Z2-7]{32}$/);
+      await page.getByLabel('动态口令', { exact: true }).fill('000000');
+      await page.getByRole('button', { name: '绑定并登录' }).click();
+      await page.getByRole('alert').filter({ hasText: '动态口令错误' }).waitFor();
+      await page.getByLabel('动态口令', { exact: true }).fill(codeAt(secret, Date.now()));
+      await page.getByRole('button', { name: '绑定并登录' }).click();
+      await waitForPath(page, '/file/personal');
+    }, { server });
+
+    // next time: the code step, and a code of the next 30-second step signs in; used once, it is spent
+    let fresh = '';
+    await withBrowser(t, async ({ page }) => {
+      const step = await signInThroughPage(page, server, user.userName, user.password);
+      assert.equal(step?.totpCode, true);
+      await page.getByRole('heading', { name: '两步验证' }).waitFor();
+      const bound = Math.floor(Date.now() / 30_000);
+      fresh = codeAt(secret, (bound + 1) * 30_000);
+      await page.getByLabel('动态口令', { exact: true }).fill(fresh);
+      await page.getByRole('button', { name: '验证并登录' }).click();
+      await waitForPath(page, '/file/personal');
+      const cookies = await page.context().cookies();
+      assert.ok(cookies.some((c) => c.name === 'token'), 'the token cookie is set after the second step');
+    }, { server });
+    const replay = await api(server, 'POST', '/api/login', { body: { userName: user.userName, password: user.password, mode: 'password' } });
+    const again = await api(server, 'POST', '/api/login/TotpCode', { body: { actionToken: replay.body.result.actionToken, code: fresh } });
+    assert.equal(again.status, 400, 'a code already used does not sign in again');
+  });
+
+  test('an account the administrator made chooses its own password first, guided by the policy checklist', { ...T, skip: notBuilt || false }, async (t) => {
+    const user = await createUser(server, admin.token, { mustChangePassword: true });
+    const mine = `Own-Choice-${Date.now().toString(36)}-9`;
+    await withBrowser(t, async ({ page }) => {
+      const step = await signInThroughPage(page, server, user.userName, user.password);
+      assert.equal(step?.passwordReset, true);
+      await page.getByRole('heading', { name: '设置新密码' }).waitFor();
+      await page.getByText('管理员设置的密码需要您修改后才能继续使用').waitFor();
+      const rule = page.getByRole('list', { name: '密码要求' }).getByRole('checkbox', { name: /至少 8 位/ });
+      assert.equal(await rule.getAttribute('aria-checked'), 'false');
+
+      // the password the administrator gave is refused by the history rule
+      await page.getByLabel('新密码', { exact: true }).fill(user.password);
+      assert.equal(await rule.getAttribute('aria-checked'), 'true');
+      await page.getByLabel('确认新密码').fill(user.password);
+      await page.getByRole('button', { name: '确认并登录' }).click();
+      await page.getByRole('alert').filter({ hasText: '不能与最近' }).waitFor();
+
+      await page.getByLabel('新密码', { exact: true }).fill(mine);
+      await page.getByLabel('确认新密码').fill(mine);
+      await page.getByRole('button', { name: '确认并登录' }).click();
+      await waitForPath(page, '/file/personal');
+    }, { server });
+
+    assert.equal((await api(server, 'POST', '/api/login', { body: { userName: user.userName, password: user.password, mode: 'password' } })).status, 400);
+    const next = await apiOk(server, 'POST', '/api/login', { body: { userName: user.userName, password: mine, mode: 'password' } });
+    assert.ok(next.token, 'the chosen password signs in without another step');
+  });
+});

@@ -1,0 +1,151 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { appStore, tokenAtom } from '@app/shared';
+import { fakeModules } from '../../testing/fakeRemotes';
+import { allOn, fakeApi, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
+import { loadRemote } from '@module-federation/enhanced/runtime';
+
+jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
+jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+
+configure({ asyncUtilTimeout: 8000 });
+jest.setTimeout(20_000);
+
+const location = () => screen.getByTestId('location').textContent;
+const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
+const refusal = (message: string) => ({ status: 400, data: { code: 40001, result: null, message } });
+
+const session = {
+  userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '', token: 'new-token', jwtId: 'j',
+  isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
+  isFlowAdmin: false, showGuide: false, passwordReset: false, totpBind: false, totpCode: false,
+};
+const stepOf = (flag: 'passwordReset' | 'totpBind' | 'totpCode', extra: Record<string, unknown> = {}) => ({
+  userName: 'zhangsan', nickName: '张三', passwordReset: false, totpBind: false, totpCode: false, [flag]: true, actionToken: `act-${flag}`, ...extra,
+});
+const policy = {
+  minLength: 10, requireDigit: true, requireLetter: true, requireSymbol: true, requireMixedCase: false,
+  historyCount: 3, expiryDays: 90, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+};
+
+beforeEach(() => {
+  (loadRemote as jest.Mock).mockImplementation(async (id: string) => fakeModules[id] ?? null);
+  resetShell();
+});
+
+async function signInWith(user: ReturnType<typeof userEvent.setup>) {
+  renderShell('/login');
+  await user.type(await screen.findByPlaceholderText('请输入用户名'), 'zhangsan');
+  await user.type(screen.getByPlaceholderText('请输入密码'), 'Given-Passw0rd{Enter}');
+}
+
+it('a forced password change shows the policy as a checklist, checks the fields, then signs in', async () => {
+  const bodies: unknown[] = [];
+  fakeApi({
+    home: homeOf(),
+    policy: allOn,
+    handlers: {
+      'POST /api/login': () => envelope(stepOf('passwordReset', { message: '管理员设置的密码需要您修改后才能继续使用' })),
+      'GET /api/Login/PasswordPolicy': () => envelope(policy),
+      'POST /api/login/ResetPassword': (config) => {
+        const body = JSON.parse(String(config.data));
+        bodies.push(body);
+        return body.password === 'Used-Before-1!' ? refusal('新密码不能与最近 3 次使用过的密码相同') : envelope(session);
+      },
+    },
+  });
+  const user = userEvent.setup();
+  await signInWith(user);
+
+  expect(await screen.findByRole('heading', { name: '设置新密码' })).toBeInTheDocument();
+  expect(screen.getByText('管理员设置的密码需要您修改后才能继续使用')).toBeInTheDocument();
+  expect(appStore.get(tokenAtom)).toBeNull();
+  const checklist = await screen.findByRole('list', { name: '密码要求' });
+  const rule = (name: string) => within(checklist).getByRole('checkbox', { name: new RegExp(name) });
+  expect(rule('至少 10 位')).not.toBeChecked();
+  expect(within(checklist).getByText(/不能与最近 3 次使用过的密码相同/)).toBeInTheDocument();
+
+  await user.type(screen.getByLabelText('新密码'), 'short1');
+  expect(rule('包含数字')).toBeChecked();
+  expect(rule('包含符号')).not.toBeChecked();
+  await user.click(screen.getByRole('button', { name: '确认并登录' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('新密码不符合密码要求');
+  expect(bodies).toEqual([]);
+
+  await user.clear(screen.getByLabelText('新密码'));
+  await user.type(screen.getByLabelText('新密码'), 'Used-Before-1!');
+  expect(rule('至少 10 位')).toBeChecked();
+  await user.type(screen.getByLabelText('确认新密码'), 'Used-Before-2!');
+  await user.click(screen.getByRole('button', { name: '确认并登录' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('两次输入的密码不一致');
+
+  await user.clear(screen.getByLabelText('确认新密码'));
+  await user.type(screen.getByLabelText('确认新密码'), 'Used-Before-1!');
+  await user.click(screen.getByRole('button', { name: '确认并登录' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('新密码不能与最近 3 次使用过的密码相同');
+
+  await user.clear(screen.getByLabelText('新密码'));
+  await user.type(screen.getByLabelText('新密码'), 'Brand-New-9!x');
+  await user.clear(screen.getByLabelText('确认新密码'));
+  await user.type(screen.getByLabelText('确认新密码'), 'Brand-New-9!x{Enter}');
+  await waitFor(() => expect(appStore.get(tokenAtom)).toBe('new-token'));
+  expect(bodies.at(-1)).toEqual({ actionToken: 'act-passwordReset', password: 'Brand-New-9!x' });
+  await waitFor(() => expect(location()).not.toBe('/login'));
+});
+
+it('binding TOTP shows the QR code and the key, refuses a malformed code, then signs in', async () => {
+  const uri = 'otpauth://totp/%E4%BA%91%E6%96%87%E6%A1%A3:zhangsan?issuer=%E4%BA%91%E6%96%87%E6%A1%A3&secret=JBSWY3DPEHPK3PXPJBSWY3DP&algorithm=SHA1&digits=6&period=30';
+  const codes: string[] = [];
+  fakeApi({
+    home: homeOf(),
+    policy: allOn,
+    handlers: {
+      'POST /api/login': () => envelope(stepOf('totpBind', { totpUri: uri, totpSecret: 'JBSWY3DPEHPK3PXPJBSWY3DP' })),
+      'POST /api/login/TotpBind': (config) => {
+        const { code, actionToken } = JSON.parse(String(config.data));
+        expect(actionToken).toBe('act-totpBind');
+        codes.push(code);
+        return code === '123456' ? refusal('动态口令错误，请确认手机时间准确后重新输入') : envelope(session);
+      },
+    },
+  });
+  const user = userEvent.setup();
+  await signInWith(user);
+  expect(await screen.findByRole('heading', { name: '绑定动态口令' })).toBeInTheDocument();
+  expect(screen.getByLabelText('密钥')).toHaveTextContent('JBSW Y3DP EHPK 3PXP JBSW Y3DP');
+  expect(await screen.findByLabelText('绑定动态口令的二维码')).toBeInTheDocument();
+
+  await user.type(screen.getByLabelText('动态口令'), '12a3');
+  expect(screen.getByLabelText('动态口令')).toHaveValue('123');
+  await user.click(screen.getByRole('button', { name: '绑定并登录' }));
+  expect(screen.getByRole('alert')).toHaveTextContent('请输入 6 位动态口令');
+  await user.type(screen.getByLabelText('动态口令'), '456{Enter}');
+  expect(await screen.findByRole('alert')).toHaveTextContent('动态口令错误');
+  await user.clear(screen.getByLabelText('动态口令'));
+  await user.type(screen.getByLabelText('动态口令'), '654321{Enter}');
+  await waitFor(() => expect(appStore.get(tokenAtom)).toBe('new-token'));
+  expect(codes).toEqual(['123456', '654321']);
+});
+
+it('a TOTP code step that the server ends goes back to the sign-in form with its message', async () => {
+  fakeApi({
+    handlers: {
+      'POST /api/login': () => envelope(stepOf('totpCode')),
+      'POST /api/login/TotpCode': () => refusal('动态口令错误次数过多，请重新登录'),
+    },
+  });
+  const user = userEvent.setup();
+  await signInWith(user);
+  expect(await screen.findByRole('heading', { name: '两步验证' })).toBeInTheDocument();
+  await user.type(screen.getByLabelText('动态口令'), '111111{Enter}');
+  expect(await screen.findByRole('alert')).toHaveTextContent('动态口令错误次数过多，请重新登录');
+  expect(screen.getByPlaceholderText('请输入用户名')).toHaveValue('zhangsan');
+  expect(screen.getByPlaceholderText('请输入密码')).toHaveValue('');
+  expect(appStore.get(tokenAtom)).toBeNull();
+
+  // 返回登录 leaves a step without a word
+  await user.type(screen.getByPlaceholderText('请输入密码'), 'again{Enter}');
+  await user.click(await screen.findByRole('button', { name: '返回登录' }));
+  expect(screen.getByRole('button', { name: '登录' })).toBeEnabled();
+  expect(location()).toBe('/login');
+});
