@@ -1,11 +1,16 @@
 // Sign-in beyond the password, in the browser against the real server: a user whom the
 // administrator requires to use TOTP binds it (QR code and key on the page, the code computed
 // from that key) and signs in again with a fresh code; an account the administrator made
-// must choose its own password first, against the policy's checklist.
+// must choose its own password first, against the policy's checklist; 个人设置 changes the
+// avatar and signs another browser out.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { api, apiOk, createUser, login, missingBuilds, signInThroughPage, startServer, waitForPath, withBrowser } from '../harness.mjs';
+import { ROOT, api, apiOk, createUser, login, missingBuilds, signInThroughPage, startServer, waitForPath, withBrowser } from '../harness.mjs';
+
+const sharp = createRequire(path.join(ROOT, 'server', 'package.json'))('sharp');
 
 const T = { timeout: 180_000 };
 const notBuilt = missingBuilds();
@@ -96,5 +101,36 @@ describe('sign-in steps', () => {
     assert.equal((await api(server, 'POST', '/api/login', { body: { userName: user.userName, password: user.password, mode: 'password' } })).status, 400);
     const next = await apiOk(server, 'POST', '/api/login', { body: { userName: user.userName, password: mine, mode: 'password' } });
     assert.ok(next.token, 'the chosen password signs in without another step');
+  });
+
+  test('个人设置: a new avatar shows in the user menu, and another browser is signed out from 我的会话', { ...T, skip: notBuilt || false }, async (t) => {
+    const user = await createUser(server, admin.token);
+    const elsewhere = await apiOk(server, 'POST', '/api/login', { body: { userName: user.userName, password: user.password, mode: 'password' } });
+    const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#2f7d32' } }).png().toBuffer();
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, user.userName, user.password);
+      await waitForPath(page, '/file/personal');
+      await page.getByRole('button', { name: '用户菜单' }).click();
+      await page.getByRole('menuitem', { name: '个人设置' }).click();
+      await waitForPath(page, '/account');
+      await page.getByLabel('选择头像图片').setInputFiles({ name: '我.png', mimeType: 'image/png', buffer: png });
+      await page.getByText('头像已更新').first().waitFor();
+      const menuAvatar = page.getByRole('button', { name: '用户菜单' }).locator('img');
+      await menuAvatar.waitFor();
+      assert.match(await menuAvatar.getAttribute('src'), /^\/api\/User\/Avatar\/\d+\?v=[0-9a-f]{16}$/);
+      // the picture really loads (the cookie carries the session for <img>)
+      await page.waitForFunction(() => {
+        const img = document.querySelector('[aria-label="用户菜单"] img');
+        return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 256;
+      });
+
+      const sessions = page.getByRole('table');
+      await sessions.getByText('当前').waitFor();
+      const others = sessions.locator('tr', { hasNotText: '当前' }).getByRole('button', { name: /^退出 / });
+      assert.equal(await others.count(), 1);
+      await others.click();
+      await page.getByText('该处登录已退出').first().waitFor();
+    }, { server });
+    assert.equal((await api(server, 'GET', '/api/User/Home', { token: elsewhere.token })).status, 401);
   });
 });

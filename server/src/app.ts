@@ -8,6 +8,7 @@ import type { AppConfig } from './config';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
+import { accountRoutes } from './modules/account/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
 import { uploadsRoutes } from './modules/uploads/routes';
 import { sharesRoutes } from './modules/shares/routes';
@@ -53,6 +54,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(envelopePlugin);
   await api.register(authPlugin);
   await api.register(authRoutes);
+  await api.register(accountRoutes);
   await api.register(settingsRoutes);
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);

@@ -7,6 +7,8 @@ import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
+import { AccountService } from './modules/account/service';
+import { AvatarStore } from './modules/account/avatars';
 import { SecretBox } from './lib/secret-box';
 import { RightsService } from './modules/folders/rights';
 import { ArrangeService } from './modules/folders/arrange';
@@ -54,6 +56,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const credentials = new Credentials(db, settings);
   const users = new UsersService(db, settings, organizations, folders, credentials);
   const auth = new AuthService(db, users, config, credentials, SecretBox.load(config.secretKey, config.dataDir));
+  const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
   const admin = new AdminService(db, users, auth, settings, organizations, credentials);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
@@ -83,6 +86,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   return {
     formatTime,
+    account,
     settings,
     organizations,
     rights,

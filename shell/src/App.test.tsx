@@ -1,10 +1,10 @@
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { appStore, featurePolicyAtom, homeAtom, rolesAtom, setSession, tokenAtom, WORKFLOW_CHANGED_EVENT } from '@app/shared';
+import { appStore, tokenAtom, WORKFLOW_CHANGED_EVENT } from '@app/shared';
 import { WORKFLOW_COUNT_INTERVAL_MS } from './layout/useWorkflowTodo';
 import { fakeModules } from './testing/fakeRemotes';
-import { allOn, fakeApi, homeOf, renderShell, resetShell } from './testing/shellHarness';
+import { allOn, fakeApi, homeOf, renderShell, resetShell, signedIn } from './testing/shellHarness';
 
 // @ant-design/icons' CommonJS build requires an ES-module file of @ant-design/colors, which
 // Jest cannot load; its CommonJS twin is the same code.
@@ -23,17 +23,6 @@ configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(20_000);
 
 const location = () => screen.getByTestId('location').textContent;
-
-function signedIn(home = homeOf(), policy = allOn) {
-  setSession({
-    userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '研发部', token: 'tok',
-    isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
-    isFlowAdmin: false, jwtId: 'jwt', passwordReset: false, totpBind: false, totpCode: false,
-  });
-  appStore.set(homeAtom, home);
-  appStore.set(rolesAtom, home.roles);
-  appStore.set(featurePolicyAtom, policy);
-}
 
 beforeEach(() => {
   mockedLoadRemote.mockReset();

@@ -19,6 +19,9 @@ import type {
   ResetPasswordBody,
   TotpBody,
   ChangePasswordBody,
+  AccountSecurity,
+  TotpSetup,
+  MySession,
   RecycleItem,
   RecycleQuery,
   TreeNode,
@@ -83,6 +86,19 @@ export const api = {
   totpCode: (body: TotpBody, config?: HttpConfig) => http.post<LoginResult>('/login/TotpCode', body, { withToken: false, ...config }),
   changePassword: (body: ChangePasswordBody, config?: HttpConfig) =>
     http.post<{ revoked: number }>('/account/changepassword', body, config),
+  // ---- 个人设置 (docs/integration.md, "Account") ----
+  getSecurity: (config?: HttpConfig) => http.get<AccountSecurity>('/account/Security', config),
+  beginTotp: (config?: HttpConfig) => http.post<TotpSetup>('/account/Totp/Begin', undefined, config),
+  confirmTotp: (body: TotpBody, config?: HttpConfig) => http.post<null>('/account/Totp/Confirm', body, config),
+  removeTotp: (code: string, config?: HttpConfig) => http.post<null>('/account/Totp/Remove', { code }, config),
+  getMySessions: (config?: HttpConfig) => http.get<MySession[]>('/account/Sessions', config),
+  endMySession: (id: string, config?: HttpConfig) => http.delete<null>(`/account/Sessions/${encodeURIComponent(id)}`, config),
+  setAvatar: (file: Blob, config?: HttpConfig) => {
+    const form = new FormData();
+    form.append('file', file);
+    // not the client's JSON default: axios would turn the form into JSON; the browser adds the boundary
+    return http.put<{ avatar: string }>('/account/avatar', form, { ...config, headers: { ...config?.headers, 'Content-Type': 'multipart/form-data' } });
+  },
   quit: (config?: HttpConfig) =>
     http.post<unknown>('/login/quit', undefined, { errorMode: 'none', silentLogout: true, ...config }),
   getEnvironmentConfig: (config?: HttpConfig) => http.get<EnvironmentConfig>('/EnvironmentConfig', config),

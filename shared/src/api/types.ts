@@ -62,6 +62,32 @@ export interface TotpBody {
   code: string;
 }
 
+/** GET /api/account/Security */
+export interface AccountSecurity {
+  totpBound: boolean;
+  /** required by the policy or an administrator: cannot be removed */
+  totpRequired: boolean;
+  passwordChangedAt: string;
+  passwordExpiresAt: string | null;
+}
+
+/** POST /api/account/Totp/Begin */
+export interface TotpSetup {
+  actionToken: string;
+  totpUri: string;
+  totpSecret: string;
+}
+
+/** GET /api/account/Sessions */
+export interface MySession {
+  id: string;
+  current: boolean;
+  createdAt: string;
+  lastSeenAt: string;
+  ip: string;
+  device: string;
+}
+
 /** POST /api/account/changepassword body. */
 export interface ChangePasswordBody {
   oldPassword: string;

@@ -1,6 +1,6 @@
 // The signed-in part of 云文档 (a lazy chunk: antd loads only after sign-in): providers,
 // the menus and menus' data, the layout, and the routes that mount the remotes.
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Button, Result, Spin } from 'antd';
 import {
@@ -22,6 +22,8 @@ import { applyModeAndRemotes, enterSession } from '../startup/startup';
 import { ErrorLogPage } from './ErrorLogPage';
 import { NotFoundPage } from './NotFoundPage';
 import { ReadingOverlay } from './ReadingOverlay';
+
+const AccountPage = lazy(() => import('../account/AccountPage'));
 
 /** Loads home, menus and feature policy when they are not in the store yet. */
 function SessionLoader({ children }: { children: ReactNode }) {
@@ -111,6 +113,14 @@ export function AuthedRoutes() {
       <Route index element={<HomeRedirect />} />
       <Route path="404" element={<NotFoundPage />} />
       <Route path="error-log/list" element={<ErrorLogPage />} />
+      <Route
+        path="account"
+        element={
+          <Suspense fallback={<Spin style={{ display: 'block', padding: 48 }} />}>
+            <AccountPage />
+          </Suspense>
+        }
+      />
       {simple ? (
         <>
           <Route path="ferry" element={<Navigate to="/ferry/file" replace />} />

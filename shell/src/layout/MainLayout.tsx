@@ -9,6 +9,7 @@ import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
 import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
 import MenuUnfoldOutlined from '@ant-design/icons/MenuUnfoldOutlined';
 import UnorderedListOutlined from '@ant-design/icons/UnorderedListOutlined';
+import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import {
   APP_NAME,
@@ -216,6 +217,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
           trigger={['click']}
           menu={{
             items: [
+              { key: 'account', icon: <SettingOutlined />, label: '个人设置' },
               { key: 'errorLog', icon: <UnorderedListOutlined />, label: '错误日志' },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: Messages.logout },
@@ -223,6 +225,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
             onClick: ({ key }) => {
               if (key === 'logout') void logout();
               if (key === 'errorLog') navigate('/error-log/list');
+              if (key === 'account') navigate('/account');
             },
           }}
         >

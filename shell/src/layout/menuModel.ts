@@ -44,6 +44,7 @@ export const FIXED_ENTRIES: Record<SectionKey, RemoteMenuItem[]> = {
 /** Titles of the shell's own pages (for tabs). */
 export const SHELL_TITLES: Record<string, string> = {
   '/error-log/list': '错误日志',
+  '/account': '个人设置',
   '/404': '页面不存在',
 };
 

@@ -6,12 +6,16 @@ import { render } from '@testing-library/react';
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import {
   appStore,
+  featurePolicyAtom,
+  homeAtom,
   httpInstance,
   resetAppState,
   resetHttpState,
   resetSessionState,
+  rolesAtom,
   runtimeConfigAtom,
   setNotifier,
+  setSession,
   type FeaturePolicy,
   type HomeInfo,
   type RuntimeConfig,
@@ -117,4 +121,16 @@ export function renderShell(path: string) {
       </MemoryRouter>
     </JotaiProvider>,
   );
+}
+
+/** A signed-in 张三 with the given home and feature policy in the store. */
+export function signedIn(home = homeOf(), policy = allOn): void {
+  setSession({
+    userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '研发部', token: 'tok',
+    isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
+    isFlowAdmin: false, jwtId: 'jwt', passwordReset: false, totpBind: false, totpCode: false,
+  });
+  appStore.set(homeAtom, home);
+  appStore.set(rolesAtom, home.roles);
+  appStore.set(featurePolicyAtom, policy);
 }

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from '../../config';
 import type { Database, LoginStepKind, SessionRow, UserRow } from '../../db/types';
 import type { SecretBox } from '../../lib/secret-box';
-import { AppError, badRequest, MESSAGES, tooManyRequests } from '../../lib/errors';
+import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../../lib/errors';
 import { findUserById, findUserByKey, markSignedIn, userNameKey } from '../users/repository';
 import type { UsersService } from '../users/service';
 import type { Credentials } from './credentials';
@@ -218,10 +218,16 @@ export class AuthService {
   async totpBind(body: { actionToken: string; code: string }, client: ClientInfo): Promise<LoginOutcome> {
     const now = Date.now();
     const { step, user } = await this.openStep(body.actionToken, 'totpBind', now);
+    await this.bindWith(step, user, body.code, client, now);
+    return this.signIn(user, client, now);
+  }
+
+  /** Checks the first code of a key being bound and keeps the key, sealed. */
+  private async bindWith(step: LoginStep, user: UserRow, code: string, client: ClientInfo, now: number): Promise<void> {
     await this.assertNotThrottled(user.user_name_key, client.ip, now);
     const secret = this.box.open(step.secret, `totp-bind:${user.id}`);
     if (!secret) throw badRequest(STEP_EXPIRED);
-    const accepted = acceptedStep(secret, body.code.trim(), now, 0);
+    const accepted = acceptedStep(secret, code.trim(), now, 0);
     if (accepted === null) return this.wrongCode(step, user, client, now, '动态口令错误，请确认手机时间准确后重新输入');
     await this.db.transaction().execute(async (trx) => {
       if (!(await useStep(trx, step.token_hash, now))) throw badRequest(STEP_EXPIRED);
@@ -232,7 +238,44 @@ export class AuthService {
         .execute();
     });
     await clearAccountFailures(this.db, user.user_name_key);
-    return this.signIn(user, client, now);
+  }
+
+  /** 个人设置: a new key for the signed-in user; it counts once its first code is confirmed. */
+  async beginTotp(user: UserRow): Promise<{ actionToken: string; totpUri: string; totpSecret: string }> {
+    const now = Date.now();
+    const secret = newTotpSecret();
+    const actionToken = randomSecret(32);
+    await insertStep(this.db, {
+      tokenHash: digest(actionToken),
+      userId: user.id,
+      kind: 'totpBind',
+      secret: this.box.seal(secret, `totp-bind:${user.id}`),
+      now,
+      ttlMs: STEP_TTL_MS,
+    });
+    return { actionToken, totpUri: totpUri(secret, user.user_name), totpSecret: secret };
+  }
+
+  /** 个人设置: the first code of the new key; from now on sign-ins ask for codes. */
+  async confirmTotp(user: UserRow, body: { actionToken: string; code: string }, client: ClientInfo): Promise<void> {
+    const now = Date.now();
+    const { step } = await this.openStep(body.actionToken, 'totpBind', now);
+    if (step.user_id !== user.id) throw badRequest(STEP_EXPIRED);
+    await this.bindWith(step, user, body.code, client, now);
+  }
+
+  /** 个人设置: unbinds with a current code, unless TOTP is required of the user. */
+  async removeTotp(user: UserRow, code: string, client: ClientInfo): Promise<void> {
+    const now = Date.now();
+    if ((await this.credentials.policy()).totpRequired || user.totp_required === 1) throw forbidden('管理员要求使用动态口令，不能解除绑定');
+    const secret = user.totp_secret === null ? null : this.box.open(user.totp_secret, totpPurpose(user.id));
+    if (!secret) throw badRequest('尚未绑定动态口令');
+    await this.assertNotThrottled(user.user_name_key, client.ip, now);
+    if (acceptedStep(secret, code.trim(), now, user.totp_last_step) === null) {
+      await this.fail(user.user_name_key, client.ip, now);
+      throw badRequest('动态口令错误或已使用过，请输入新的动态口令');
+    }
+    await this.resetTotp(user.id);
   }
 
   /** POST /api/login/TotpCode: a code of a step later than the last one used finishes the sign-in. */

@@ -1,7 +1,8 @@
 // 设置新密码 at sign-in: the administrator set the password, or it expired. The policy is shown
 // as a checklist that ticks while the user types; the server also refuses recent passwords.
 import { useEffect, useState } from 'react';
-import { api, passwordChecks, passwordPolicyNotes, type LoginResult, type PasswordPolicy } from '@app/shared';
+import { api, passwordChecks, type LoginResult, type PasswordPolicy } from '@app/shared';
+import { PasswordChecklist } from './PasswordChecklist';
 import { StepFrame } from './StepFrame';
 import { useStepSubmit } from './stepSubmit';
 
@@ -9,23 +10,6 @@ export interface StepProps {
   step: LoginResult;
   onResult: (r: LoginResult) => void;
   onBack: (message?: string) => void;
-}
-
-export function PasswordChecklist({ policy, password }: { policy: PasswordPolicy; password: string }) {
-  return (
-    <ul className="yw-checklist" aria-label="密码要求">
-      {passwordChecks(policy, password).map((c) => (
-        <li key={c.key} className={c.met ? 'yw-checklist__met' : undefined} aria-checked={c.met} role="checkbox">
-          <span aria-hidden="true">{c.met ? '✓' : '○'}</span> {c.label}
-        </li>
-      ))}
-      {passwordPolicyNotes(policy).map((n) => (
-        <li key={n} className="yw-checklist__note">
-          <span aria-hidden="true">·</span> {n}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 export function PasswordResetStep({ step, onResult, onBack }: StepProps) {

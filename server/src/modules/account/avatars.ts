@@ -1,0 +1,63 @@
+// Avatars of 云文档 users: a picture the user uploads (JPG, PNG, WebP or GIF, up to 5 MB) is
+// re-encoded by sharp to a 256-pixel square WebP (no EXIF, no scripts, one frame), written
+// under $DATA_DIR/avatars with a fresh name, and served from /api/User/Avatar/{userId}.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { badRequest } from '../../lib/errors';
+
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+const SIZE = 256;
+const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+export const AVATAR_TYPES_TEXT = '头像只能是 JPG、PNG、WebP 或 GIF 图片';
+
+export class AvatarStore {
+  constructor(private readonly dir: string) {}
+
+  /** The file of a stored avatar name, or null for a name this store never made. */
+  fileOf(name: string): string | null {
+    return /^\d+-[0-9a-f]{16}\.webp$/.test(name) ? path.join(this.dir, name) : null;
+  }
+
+  /** Re-encodes the picture and stores it; returns the new file's name. */
+  async save(userId: number, bytes: Buffer): Promise<string> {
+    let meta: sharp.Metadata;
+    try {
+      meta = await sharp(bytes, { limitInputPixels: 40_000_000 }).metadata();
+    } catch {
+      throw badRequest(AVATAR_TYPES_TEXT);
+    }
+    if (!meta.format || !FORMATS.has(meta.format)) throw badRequest(AVATAR_TYPES_TEXT);
+    let webp: Buffer;
+    try {
+      webp = await sharp(bytes, { limitInputPixels: 40_000_000, animated: false })
+        .rotate()
+        .resize(SIZE, SIZE, { fit: 'cover', position: 'attention' })
+        .webp({ quality: 85 })
+        .toBuffer();
+    } catch {
+      throw badRequest('图片无法读取，文件可能已损坏');
+    }
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    const name = `${userId}-${crypto.randomBytes(8).toString('hex')}.webp`;
+    const partial = path.join(this.dir, `${name}.${process.pid}.part`);
+    await fs.promises.writeFile(partial, webp);
+    await fs.promises.rename(partial, path.join(this.dir, name));
+    return name;
+  }
+
+  /** Removes an avatar no longer in use (missing files are fine). */
+  async remove(name: string | null): Promise<void> {
+    const file = name ? this.fileOf(name) : null;
+    if (file) await fs.promises.rm(file, { force: true });
+  }
+}
+
+/** The URL kept in users.avatar for a stored avatar name. */
+export const avatarUrl = (userId: number, name: string) => `/api/User/Avatar/${userId}?v=${name.slice(name.indexOf('-') + 1, -5)}`;
+/** The stored name behind a users.avatar URL this store made, or null. */
+export function avatarName(userId: number, url: string): string | null {
+  const m = /^\/api\/User\/Avatar\/(\d+)\?v=([0-9a-f]{16})$/.exec(url);
+  return m && Number(m[1]) === userId ? `${userId}-${m[2]}.webp` : null;
+}

@@ -1,0 +1,149 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { loadRemote } from '@module-federation/enhanced/runtime';
+import { appStore, userInfoAtom } from '@app/shared';
+import { fakeModules } from '../testing/fakeRemotes';
+import { fakeApi, renderShell, resetShell, signedIn } from '../testing/shellHarness';
+
+jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
+jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
+
+configure({ asyncUtilTimeout: 8000 });
+jest.setTimeout(30_000);
+
+const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
+const refusal = (message: string, status = 400) => ({ status, data: { code: status === 400 ? 40001 : 40301, result: null, message } });
+const policy = {
+  minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
+  historyCount: 3, expiryDays: 90, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+};
+const security = { totpBound: false, totpRequired: false, passwordChangedAt: '2026-11-01 09:00', passwordExpiresAt: '2027-01-30 09:00' };
+const sessions = [
+  { id: '7', current: true, createdAt: '2026-11-24 08:00', lastSeenAt: '2026-11-24 10:00', ip: '10.0.0.7', device: 'Chrome · Windows' },
+  { id: '9', current: false, createdAt: '2026-11-20 19:00', lastSeenAt: '2026-11-21 08:00', ip: '10.0.0.9', device: 'Safari · iOS' },
+];
+
+beforeEach(() => {
+  (loadRemote as jest.Mock).mockImplementation(async (id: string) => fakeModules[id] ?? null);
+  resetShell();
+  signedIn();
+});
+
+function accountApi(extra: Record<string, (config: any) => any> = {}) {
+  return fakeApi({
+    handlers: {
+      'GET /api/account/Security': () => envelope(security),
+      'GET /api/account/Sessions': () => envelope(sessions),
+      'GET /api/Login/PasswordPolicy': () => envelope(policy),
+      ...extra,
+    },
+  });
+}
+
+it('is reached from the user menu and shows the password dates and the sessions', async () => {
+  accountApi();
+  const user = userEvent.setup();
+  renderShell('/file/personal');
+  await user.click(await screen.findByRole('button', { name: '用户菜单' }));
+  await user.click(await screen.findByText('个人设置'));
+  expect(await screen.findByRole('heading', { name: '个人设置' })).toBeInTheDocument();
+  expect(screen.getByTestId('location')).toHaveTextContent('/account');
+  // the tab is named after the page
+  expect(await screen.findByRole('tab', { name: /个人设置/ })).toBeInTheDocument();
+  expect(await screen.findByText('上次修改：2026-11-01 09:00，将于 2027-01-30 09:00 到期')).toBeInTheDocument();
+  const table = screen.getByRole('table');
+  expect(within(table).getByText('Chrome · Windows')).toBeInTheDocument();
+  expect(within(table).getByText('当前')).toBeInTheDocument();
+  expect(within(table).getByText('10.0.0.9')).toBeInTheDocument();
+});
+
+it('修改密码 checks the policy and the confirmation in the page, puts the server’s refusal on its field, then succeeds', async () => {
+  const bodies: any[] = [];
+  const api = accountApi({
+    'POST /api/account/changepassword': (config) => {
+      const body = JSON.parse(String(config.data));
+      bodies.push(body);
+      return body.oldPassword === 'wrong-one1' ? refusal('原密码错误') : envelope({ revoked: 2 });
+    },
+  });
+  const user = userEvent.setup();
+  renderShell('/account');
+  const card = (await screen.findByText('修改密码', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+  const inCard = within(card);
+  await user.type(inCard.getByLabelText('原密码'), 'wrong-one1');
+  await user.type(inCard.getByLabelText('新密码'), 'short');
+  expect(inCard.getByRole('checkbox', { name: /至少 8 位/ })).not.toBeChecked();
+  await user.type(inCard.getByLabelText('确认新密码'), 'short');
+  await user.click(inCard.getByRole('button', { name: '修改密码' }));
+  expect(await inCard.findByText('新密码不符合密码要求')).toBeInTheDocument();
+  expect(bodies).toEqual([]);
+
+  await user.clear(inCard.getByLabelText('新密码'));
+  await user.type(inCard.getByLabelText('新密码'), 'Better-pass1');
+  expect(inCard.getByRole('checkbox', { name: /至少 8 位/ })).toBeChecked();
+  await user.clear(inCard.getByLabelText('确认新密码'));
+  await user.type(inCard.getByLabelText('确认新密码'), 'Better-pass1');
+  await user.click(inCard.getByRole('button', { name: '修改密码' }));
+  expect(await inCard.findByText('原密码错误')).toBeInTheDocument();
+
+  await user.clear(inCard.getByLabelText('原密码'));
+  await user.type(inCard.getByLabelText('原密码'), 'Right-one1');
+  await user.click(inCard.getByRole('button', { name: '修改密码' }));
+  expect(await screen.findByText('密码已修改，其他 2 处登录已退出')).toBeInTheDocument();
+  expect(bodies.at(-1)).toEqual({ oldPassword: 'Right-one1', newPassword: 'Better-pass1' });
+  await waitFor(() => expect(inCard.getByLabelText('原密码')).toHaveValue(''));
+  expect(api.calls.filter((c) => c === 'GET /api/account/Sessions').length).toBeGreaterThan(1);
+});
+
+it('binds TOTP from the dialog with the key shown, and signs another browser out', async () => {
+  let bound = false;
+  const api = accountApi({
+    'GET /api/account/Security': () => envelope({ ...security, totpBound: bound }),
+    'POST /api/account/Totp/Begin': () =>
+      envelope({ actionToken: 'act-1', totpUri: 'otpauth://totp/x:zhangsan?secret=JBSWY3DPEHPK3PXP&issuer=x', totpSecret: 'JBSWY3DPEHPK3PXP' }),
+    'POST /api/account/Totp/Confirm': (config) => {
+      const body = JSON.parse(String(config.data));
+      if (body.code !== '246810') return refusal('动态口令错误，请确认手机时间准确后重新输入');
+      bound = true;
+      return envelope(null);
+    },
+    'DELETE /api/account/Sessions/9': () => envelope(null),
+  });
+  const user = userEvent.setup();
+  renderShell('/account');
+  await user.click(await screen.findByRole('button', { name: '绑定动态口令' }));
+  const dialog = await screen.findByRole('dialog');
+  expect(within(dialog).getByText('JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+  await user.type(within(dialog).getByLabelText('动态口令'), '135790');
+  await user.click(within(dialog).getByRole('button', { name: '确认绑定' }));
+  expect(await within(dialog).findByText('动态口令错误，请确认手机时间准确后重新输入')).toBeInTheDocument();
+  await user.clear(within(dialog).getByLabelText('动态口令'));
+  await user.type(within(dialog).getByLabelText('动态口令'), '246810{Enter}');
+  expect(await screen.findByText('动态口令已绑定，以后登录时须输入')).toBeInTheDocument();
+  expect(await screen.findByText('已绑定')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: '解除绑定' })).toBeInTheDocument();
+
+  await user.click(screen.getByRole('button', { name: '退出 Safari · iOS' }));
+  await waitFor(() => expect(api.calls).toContain('DELETE /api/account/Sessions/9'));
+  expect(await screen.findByText('该处登录已退出')).toBeInTheDocument();
+});
+
+it('a new avatar is sent as a form and shows in the user menu', async () => {
+  const sent: unknown[] = [];
+  const api = accountApi({
+    'PUT /api/account/avatar': (config) => {
+      sent.push(config.data);
+      return envelope({ avatar: '/api/User/Avatar/1?v=0123456789abcdef' });
+    },
+  });
+  const user = userEvent.setup();
+  renderShell('/account');
+  const input = await screen.findByLabelText('选择头像图片');
+  await user.upload(input, new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' }));
+  await waitFor(() => expect(api.calls).toContain('PUT /api/account/avatar'));
+  expect(sent[0]).toBeInstanceOf(FormData);
+  expect((sent[0] as FormData).get('file')).toBeInstanceOf(File);
+  await waitFor(() => expect(appStore.get(userInfoAtom)?.avatar).toBe('/api/User/Avatar/1?v=0123456789abcdef'));
+  expect(api.calls).toContain('PUT /api/account/avatar');
+  expect(await screen.findByText('头像已更新')).toBeInTheDocument();
+});
