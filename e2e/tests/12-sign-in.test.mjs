@@ -2,7 +2,9 @@
 // administrator requires to use TOTP binds it (QR code and key on the page, the code computed
 // from that key) and signs in again with a fresh code; an account the administrator made
 // must choose its own password first, against the policy's checklist; 个人设置 changes the
-// avatar and signs another browser out.
+// avatar and signs another browser out; 申请注册 with an SMS code (read by the administrator
+// from the log sender), approved by an administrator (through the API: the administrators'
+// pages come later), then the new user signs in.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -132,5 +134,43 @@ describe('sign-in steps', () => {
       await page.getByText('该处登录已退出').first().waitFor();
     }, { server });
     assert.equal((await api(server, 'GET', '/api/User/Home', { token: elsewhere.token })).status, 401);
+  });
+
+  test('申请注册 with an SMS code, approved by an administrator, then the new user signs in', { ...T, skip: notBuilt || false }, async (t) => {
+    const phone = `138${String(Date.now()).slice(-8)}`;
+    const userName = `applicant_${Date.now().toString(36)}`;
+    const password = 'Applicant-Passw0rd-7';
+    await withBrowser(t, async ({ page }) => {
+      await page.goto(`${server.url}/login`);
+      await page.getByRole('link', { name: '申请注册' }).click();
+      await waitForPath(page, '/signUp');
+      await page.getByLabel('手机号').fill(phone);
+      await page.getByRole('button', { name: '获取验证码' }).click();
+      await page.getByRole('button', { name: /秒后重新获取/ }).waitFor();
+      // the log sender keeps the message; the administrator reads the code there
+      const [message] = await apiOk(server, 'GET', `/api/Admin/Sms?phone=${phone}`, { token: admin.token });
+      const code = /验证码是 (\d{6})/.exec(message.text)[1];
+      await page.getByLabel('短信验证码').fill(code);
+      await page.getByLabel('用户名').fill(userName);
+      await page.getByLabel('姓名').fill('赵申请');
+      await page.getByLabel('密码', { exact: true }).fill(password);
+      await page.getByLabel('确认密码').fill(password);
+      await page.getByLabel('所在部门').fill('财务部');
+      await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
+      await page.getByRole('button', { name: '提交申请' }).click();
+      await page.getByRole('heading', { name: '申请已提交' }).waitFor();
+    }, { server });
+
+    assert.equal((await api(server, 'POST', '/api/login', { body: { userName, password, mode: 'password' } })).status, 400, 'no account before the approval');
+    const pending = await apiOk(server, 'GET', '/api/Admin/Registrations?status=pending', { token: admin.token });
+    const mine = pending.data.find((r) => r.userName === userName);
+    assert.equal(mine?.department, '财务部');
+    await apiOk(server, 'POST', `/api/Admin/Registrations/${mine.id}/Approve`, { token: admin.token, body: {} });
+
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, userName, password);
+      await waitForPath(page, '/file/personal');
+      await page.getByRole('button', { name: '用户菜单' }).getByText('赵申请').waitFor();
+    }, { server });
   });
 });

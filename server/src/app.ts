@@ -9,6 +9,7 @@ import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/account/routes';
+import { registrationRoutes } from './modules/registration/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
 import { uploadsRoutes } from './modules/uploads/routes';
 import { sharesRoutes } from './modules/shares/routes';
@@ -55,6 +56,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(authPlugin);
   await api.register(authRoutes);
   await api.register(accountRoutes);
+  await api.register(registrationRoutes);
   await api.register(settingsRoutes);
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);

@@ -9,6 +9,8 @@ import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
 import { AvatarStore } from './modules/account/avatars';
+import { RegistrationService } from './modules/registration/service';
+import { LogSmsSender } from './modules/registration/sms';
 import { SecretBox } from './lib/secret-box';
 import { RightsService } from './modules/folders/rights';
 import { ArrangeService } from './modules/folders/arrange';
@@ -57,6 +59,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const users = new UsersService(db, settings, organizations, folders, credentials);
   const auth = new AuthService(db, users, config, credentials, SecretBox.load(config.secretKey, config.dataDir));
   const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
+  const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
   const admin = new AdminService(db, users, auth, settings, organizations, credentials);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
@@ -87,6 +90,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   return {
     formatTime,
     account,
+    registration,
     settings,
     organizations,
     rights,

@@ -1054,6 +1054,62 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         }
       },
     },
+    // registration (docs/integration.md, "Registration"): a user's mobile number, the SMS codes
+    // sent (hashed) and the log sender's outbox, and the applications an administrator decides
+    '2026-11-25-0017-registration': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('mobile', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.createIndex('users_mobile').on('users').column('mobile').execute();
+        await db.schema
+          .createTable('verify_codes')
+          .addColumn('id', big, idColumn)
+          .addColumn('phone', 'text', (c) => c.notNull())
+          .addColumn('ip', 'text', (c) => c.notNull())
+          // SHA-256 (hex) of phone and code
+          .addColumn('code_hash', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('used_at', big)
+          .execute();
+        await db.schema.createIndex('verify_codes_phone').on('verify_codes').columns(['phone', 'created_at']).execute();
+        await db.schema.createIndex('verify_codes_ip').on('verify_codes').columns(['ip', 'created_at']).execute();
+        await db.schema
+          .createTable('sms_outbox')
+          .addColumn('id', big, idColumn)
+          .addColumn('phone', 'text', (c) => c.notNull())
+          .addColumn('text', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('sms_outbox_time').on('sms_outbox').column('created_at').execute();
+        await db.schema
+          .createTable('registrations')
+          .addColumn('id', big, idColumn)
+          .addColumn('phone', 'text', (c) => c.notNull())
+          .addColumn('user_name', 'text', (c) => c.notNull())
+          .addColumn('user_name_key', 'text', (c) => c.notNull())
+          .addColumn('nick_name', 'text', (c) => c.notNull())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('department', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
+          // pending, approved, rejected
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('decided_by', big)
+          .addColumn('decided_at', big)
+          .addColumn('decision_note', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('user_id', big)
+          .addColumn('ip', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('registrations_status').on('registrations').columns(['status', 'created_at']).execute();
+        await db.schema.createIndex('registrations_name').on('registrations').columns(['user_name_key', 'status']).execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const t of ['registrations', 'sms_outbox', 'verify_codes']) await db.schema.dropTable(t).ifExists().execute();
+        await db.schema.dropIndex('users_mobile').ifExists().execute();
+        await db.schema.alterTable('users').dropColumn('mobile').execute();
+      },
+    },
   };
 }
 

@@ -49,6 +49,47 @@ export interface UsersTable {
   totp_secret: Generated<string | null>;
   /** the last TOTP time step accepted: a code of that step or earlier is never taken again */
   totp_last_step: Generated<number>;
+  /** mobile number ('' when none): registration, and a way to find the account of a DingTalk user */
+  mobile: Generated<string>;
+}
+
+export interface VerifyCodesTable {
+  id: Generated<number>;
+  phone: string;
+  ip: string;
+  code_hash: string;
+  attempts: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** What the log SMS sender "sent": administrators read the codes here. */
+export interface SmsOutboxTable {
+  id: Generated<number>;
+  phone: string;
+  text: string;
+  created_at: number;
+}
+
+export type RegistrationStatus = 'pending' | 'approved' | 'rejected';
+
+export interface RegistrationsTable {
+  id: Generated<number>;
+  phone: string;
+  user_name: string;
+  user_name_key: string;
+  nick_name: string;
+  password_hash: string;
+  department: string;
+  reason: string;
+  status: RegistrationStatus;
+  decided_by: number | null;
+  decided_at: number | null;
+  decision_note: string;
+  user_id: number | null;
+  ip: string;
+  created_at: number;
 }
 
 export interface PasswordHistoryTable {
@@ -619,6 +660,9 @@ export interface Database {
   login_failures: LoginFailuresTable;
   password_history: PasswordHistoryTable;
   login_steps: LoginStepsTable;
+  verify_codes: VerifyCodesTable;
+  sms_outbox: SmsOutboxTable;
+  registrations: RegistrationsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

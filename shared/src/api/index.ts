@@ -20,6 +20,8 @@ import type {
   TotpBody,
   ChangePasswordBody,
   AccountSecurity,
+  RegisterBody,
+  Registration,
   TotpSetup,
   MySession,
   RecycleItem,
@@ -86,6 +88,10 @@ export const api = {
   totpCode: (body: TotpBody, config?: HttpConfig) => http.post<LoginResult>('/login/TotpCode', body, { withToken: false, ...config }),
   changePassword: (body: ChangePasswordBody, config?: HttpConfig) =>
     http.post<{ revoked: number }>('/account/changepassword', body, config),
+  // ---- registration (docs/integration.md, "Registration") ----
+  sendRegisterCode: (phone: string, config?: HttpConfig) =>
+    http.post<{ resendAfter: number; expiresIn: number }>('/User/Register/SendVerifyCode', undefined, { withToken: false, ...config, params: { ...config?.params, phone } }),
+  register: (body: RegisterBody, config?: HttpConfig) => http.post<Registration>('/User/Register', body, { withToken: false, ...config }),
   // ---- 个人设置 (docs/integration.md, "Account") ----
   getSecurity: (config?: HttpConfig) => http.get<AccountSecurity>('/account/Security', config),
   beginTotp: (config?: HttpConfig) => http.post<TotpSetup>('/account/Totp/Begin', undefined, config),

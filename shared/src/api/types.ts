@@ -88,6 +88,32 @@ export interface MySession {
   device: string;
 }
 
+/** POST /api/User/Register body. */
+export interface RegisterBody {
+  phone: string;
+  code: string;
+  userName: string;
+  nickName: string;
+  password: string;
+  department?: string;
+  reason?: string;
+}
+
+/** A registration application (the applicant's answer, and the administrators' list). */
+export interface Registration {
+  id: string;
+  phone: string;
+  userName: string;
+  nickName: string;
+  department: string;
+  reason: string;
+  status: 'pending' | 'approved' | 'rejected';
+  createdAt: string;
+  decidedAt: string | null;
+  decisionNote: string;
+  userId: string | null;
+}
+
 /** POST /api/account/changepassword body. */
 export interface ChangePasswordBody {
   oldPassword: string;

@@ -24,6 +24,9 @@ export interface NewUserInput {
   allowRepositoryLogin?: boolean;
   /** the first sign-in must choose a new password (an administrator made the account) */
   mustChangePassword?: boolean;
+  /** a password hashed earlier (an approved registration); `password` is then ignored */
+  passwordHash?: string;
+  mobile?: string;
 }
 
 /** The user-info fields of spec section 3, without the token. */
@@ -52,7 +55,7 @@ export interface UserChanges {
 }
 
 /** A nickname: trimmed, the user name when empty, at most 64 characters without control characters. */
-function cleanNickName(raw: string | undefined, userName: string): string {
+export function cleanNickName(raw: string | undefined, userName: string): string {
   const nickName = (raw ?? '').trim() || userName;
   // eslint-disable-next-line no-control-regex
   if ([...nickName].length > 64 || /[\u0000-\u001f\u007f]/.test(nickName)) throw badRequest('昵称不能超过 64 个字符，且不能包含控制字符');
@@ -60,6 +63,13 @@ function cleanNickName(raw: string | undefined, userName: string): string {
 }
 
 const USER_NAME_RE = /^[\p{L}\p{N}._@-]{1,64}$/u;
+
+/** A user name as it is stored (trimmed, NFKC), or a 400 naming the rule. */
+export function cleanUserName(raw: string): string {
+  const userName = raw.trim().normalize('NFKC');
+  if (!USER_NAME_RE.test(userName)) throw badRequest('用户名须为 1–64 个字符，只能包含文字、数字以及 . _ @ -');
+  return userName;
+}
 const flag = (b: boolean | undefined): Flag => (b ? 1 : 0);
 
 export class UsersService {
@@ -76,10 +86,9 @@ export class UsersService {
    * `enforcePolicy` is off only for the first administrator, whose password the operator chose.
    */
   async createUser(input: NewUserInput, options: { enforcePolicy?: boolean } = {}): Promise<UserRow> {
-    const userName = input.userName.trim().normalize('NFKC');
-    if (!USER_NAME_RE.test(userName)) throw badRequest('用户名须为 1–64 个字符，只能包含文字、数字以及 . _ @ -');
+    const userName = cleanUserName(input.userName);
     const nickName = cleanNickName(input.nickName, userName);
-    if (options.enforcePolicy !== false) {
+    if (options.enforcePolicy !== false && input.passwordHash === undefined) {
       const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), input.password);
       if (violation) throw badRequest(violation);
     }
@@ -94,7 +103,7 @@ export class UsersService {
       deptId = input.deptId;
     }
 
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = input.passwordHash ?? (await hashPassword(input.password));
     const env = await this.settings.environmentConfig();
     const now = Date.now();
     try {
@@ -120,6 +129,7 @@ export class UsersService {
           updated_at: now,
           password_changed_at: now,
           must_change_password: flag(input.mustChangePassword),
+          mobile: input.mobile ?? '',
         });
         await this.credentials.remember(trx, user.id, passwordHash, now);
         await this.folders.createPersonalRoot(trx, user.id, env.personalFolderName);

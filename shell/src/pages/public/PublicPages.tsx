@@ -1,27 +1,10 @@
 // Public pages of 云文档 reachable without signing in (spec section 2). Plain React: no antd.
-import type { ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { APP_NAME, sessionStore, StorageKey, useRuntimeConfig, useToken, type LoginResult } from '@app/shared';
-import { Brand } from './Brand';
+import { useSearchParams } from 'react-router-dom';
+import { sessionStore, StorageKey, useToken, type LoginResult } from '@app/shared';
+import { PublicFrame } from './PublicFrame';
 import './public.css';
 
-function PublicFrame({ title, children, wide = true }: { title: string; children: ReactNode; wide?: boolean }) {
-  const runtime = useRuntimeConfig();
-  return (
-    <div className="yw-screen">
-      <main className={`yw-card${wide ? ' yw-card--wide' : ''} yw-article`}>
-        <Brand name={runtime?.appTitle || APP_NAME} />
-        <h1>{title}</h1>
-        {children}
-        <nav className="yw-links" aria-label="其他链接">
-          <Link to="/login">返回登录</Link>
-          <Link to="/service">服务协议</Link>
-          <Link to="/privacy">隐私政策</Link>
-        </nav>
-      </main>
-    </div>
-  );
-}
+export { SignUpPage } from './SignUpPage';
 
 export function ServicePage() {
   return (
@@ -49,14 +32,6 @@ export function PrivacyPage() {
       <p>这些信息仅用于身份验证、权限控制、文件共享与审计，不会用于其他目的，也不会提供给本单位以外的第三方。</p>
       <h2>Cookie 与本地存储</h2>
       <p>浏览器中会保存登录令牌和界面设置，登录信息在 7 天后过期；退出登录时会清除。</p>
-    </PublicFrame>
-  );
-}
-
-export function SignUpPage() {
-  return (
-    <PublicFrame title="申请注册" wide={false}>
-      <p className="yw-note">云文档的账号由本单位管理员统一开通。如需开通账号，请联系所在部门或系统管理员提交申请；在线注册申请功能将在后续版本提供。</p>
     </PublicFrame>
   );
 }
