@@ -253,6 +253,20 @@ describe.each(databaseKinds())('sign-in steps (%s)', (kind) => {
       await setPolicy({ lockoutThreshold: 5, lockoutMinutes: 15 });
     });
 
+    test('signing in again with the password does not give a code guesser a fresh count: the lockout still comes', async () => {
+      await setPolicy({ totpRequired: true, lockoutThreshold: 5, lockoutMinutes: 15 });
+      const user = await createUser(app(), adminToken);
+      await bind(user.userName, user.password);
+      const guess = (actionToken: string) => call(app(), 'POST', '/api/login/TotpCode', { body: { actionToken, code: '000000' } });
+      const first = expectStep(await signIn(user.userName, user.password), 'totpCode');
+      for (let i = 0; i < 3; i++) expect((await guess(first.actionToken)).status).toBe(400);
+      const second = expectStep(await signIn(user.userName, user.password), 'totpCode');
+      for (let i = 0; i < 2; i++) expect((await guess(second.actionToken)).status).toBe(400);
+      const locked = await signIn(user.userName, user.password);
+      expect(locked.status).toBe(429);
+      expect(locked.body.message).toMatch(/登录失败次数过多/);
+    });
+
     test('an administrator requires TOTP for one user, and resets it after a lost phone', async () => {
       const user = await createUser(app(), adminToken);
       const other = await createUser(app(), adminToken);

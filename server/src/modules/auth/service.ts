@@ -107,7 +107,8 @@ export class AuthService {
       throw badRequest(MESSAGES.wrongCredentials);
     }
     if (user.disabled) throw new AppError(403, 403, MESSAGES.accountDisabled);
-    await clearAccountFailures(this.db, accountKey);
+    // the failures are cleared only when the whole sign-in succeeds: signing in again with the
+    // password must not give a guesser of TOTP codes a fresh count
 
     const reason = this.credentials.resetReason(user, await this.credentials.policy(), now);
     if (reason) return this.step(user, 'passwordReset', now, { message: reason });
@@ -169,6 +170,7 @@ export class AuthService {
       ip: client.ip.slice(0, 64),
       userAgent: client.userAgent.slice(0, 512),
     });
+    await clearAccountFailures(this.db, user.user_name_key);
     const firstSignIn = user.last_login_at === null;
     await markSignedIn(this.db, user.id, now);
     const info = await this.users.userInfo(user);
@@ -237,7 +239,6 @@ export class AuthService {
         .where('id', '=', user.id)
         .execute();
     });
-    await clearAccountFailures(this.db, user.user_name_key);
   }
 
   /** 个人设置: a new key for the signed-in user; it counts once its first code is confirmed. */
@@ -301,7 +302,6 @@ export class AuthService {
       return true;
     });
     if (!taken) return this.wrongCode(step, user, client, now, wrong);
-    await clearAccountFailures(this.db, user.user_name_key);
     return this.signIn(user, client, now);
   }
 
