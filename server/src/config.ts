@@ -55,6 +55,21 @@ export interface AppConfig {
    * a key is made on the first start in `$DATA_DIR/secret.key`. Every instance needs the same.
    */
   secretKey: string | null;
+  /** DingTalk sign-in (docs/integration.md, "DingTalk"); null: off */
+  dingtalk: DingTalkConfig | null;
+}
+
+export interface DingTalkConfig {
+  /** DINGTALK_APP_KEY: the app's key (the client_id and the appId of LoginWithDingtalk) */
+  appKey: string;
+  /** DINGTALK_APP_SECRET */
+  appSecret: string;
+  /** DINGTALK_API_BASE (default https://api.dingtalk.com): token exchange and user info */
+  apiBase: string;
+  /** DINGTALK_LOGIN_BASE (default https://login.dingtalk.com): where the browser signs in */
+  loginBase: string;
+  /** DINGTALK_AUTO_CREATE: a DingTalk user matching no account gets one (default off) */
+  autoCreate: boolean;
 }
 
 /** File preview (docs/integration.md, "Preview"). */
@@ -170,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const ferry = loadFerryConfig(env, cwd);
   const preview = loadPreviewConfig(env);
   const secretKey = env.SECRET_KEY ? env.SECRET_KEY : null;
+  const dingtalk = loadDingTalkConfig(env);
   if (secretKey !== null && secretKey.length < 32) throw new ConfigError('环境变量 SECRET_KEY 至少需要 32 个字符');
   return {
     port,
@@ -191,6 +207,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ferry,
     preview,
     secretKey,
+    dingtalk,
+  };
+}
+
+function loadDingTalkConfig(env: NodeJS.ProcessEnv): DingTalkConfig | null {
+  const appKey = nonEmpty(env.DINGTALK_APP_KEY);
+  const appSecret = nonEmpty(env.DINGTALK_APP_SECRET);
+  if (!appKey && !appSecret) return null;
+  if (!appKey || !appSecret) throw new ConfigError('钉钉登录需要同时设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET');
+  const base = (name: string, fallback: string) => {
+    const text = nonEmpty(env[name]) ?? fallback;
+    try {
+      const url = new URL(text);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
+      return text.replace(/\/+$/, '');
+    } catch {
+      throw new ConfigError(`环境变量 ${name} 的值 "${text}" 不是有效的 http(s) 地址`);
+    }
+  };
+  const autoText = (nonEmpty(env.DINGTALK_AUTO_CREATE) ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(autoText)) throw new ConfigError(`环境变量 DINGTALK_AUTO_CREATE 的值 "${autoText}" 应为 true 或 false`);
+  return {
+    appKey,
+    appSecret,
+    apiBase: base('DINGTALK_API_BASE', 'https://api.dingtalk.com'),
+    loginBase: base('DINGTALK_LOGIN_BASE', 'https://login.dingtalk.com'),
+    autoCreate: autoText === 'true' || autoText === '1',
   };
 }
 

@@ -57,7 +57,14 @@ describe.each(databaseKinds())('web builds and runtime configuration (%s)', (kin
       fileUrl: '',
       workflowFileNumber: 20,
       remotes: FULL_REMOTES,
+      dingtalk: null,
     });
+  });
+
+  test('with DingTalk configured, runtime-config.json tells the login page where to send the browser', async () => {
+    const app = await server.restart({ DINGTALK_APP_KEY: 'dingappkey1', DINGTALK_APP_SECRET: 'secret-1', DINGTALK_LOGIN_BASE: 'https://login.example.com/' });
+    const res = await call(app, 'GET', '/runtime-config.json');
+    expect(res.body.dingtalk).toEqual({ appId: 'dingappkey1', authorizeUrl: 'https://login.example.com/oauth2/auth' });
   });
 
   test('runtime-config.json in simple mode lists only the ferry remote', async () => {

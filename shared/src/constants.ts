@@ -123,6 +123,8 @@ export const StorageKey = {
   TemporaryToken: 'temporarily-token',
   /** session storage: sign-in result kept for /authorization */
   AuthorizeLogin: 'AUTHORIZE__LOGIN__',
+  /** session storage: the state sent to DingTalk, and the authorize query to come back to */
+  DingTalkState: 'DINGTALK__STATE__',
   ErrorLog: 'ERROR__LOG__',
 } as const;
 

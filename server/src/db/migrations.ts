@@ -1110,6 +1110,22 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('users').dropColumn('mobile').execute();
       },
     },
+    // DingTalk sign-in (docs/integration.md, "DingTalk"): the DingTalk user an account is bound to
+    // (unionId), and an email to find the account of a DingTalk user by
+    '2026-11-25-0018-dingtalk': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('dingtalk_union_id', 'text').execute();
+        await db.schema.alterTable('users').addColumn('email', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.createIndex('users_dingtalk').on('users').column('dingtalk_union_id').unique().execute();
+        await db.schema.createIndex('users_email').on('users').column('email').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('users_email').ifExists().execute();
+        await db.schema.dropIndex('users_dingtalk').ifExists().execute();
+        await db.schema.alterTable('users').dropColumn('email').execute();
+        await db.schema.alterTable('users').dropColumn('dingtalk_union_id').execute();
+      },
+    },
   };
 }
 

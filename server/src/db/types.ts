@@ -51,6 +51,9 @@ export interface UsersTable {
   totp_last_step: Generated<number>;
   /** mobile number ('' when none): registration, and a way to find the account of a DingTalk user */
   mobile: Generated<string>;
+  /** the DingTalk user (unionId) this account signs in as; null: none bound */
+  dingtalk_union_id: Generated<string | null>;
+  email: Generated<string>;
 }
 
 export interface VerifyCodesTable {

@@ -81,6 +81,8 @@ const seg = encodeURIComponent;
 export const api = {
   login: (body: Omit<LoginBody, 'mode'> & { mode?: LoginBody['mode'] }, config?: HttpConfig) =>
     http.post<LoginResult>('/login', { mode: 'password', ...body }, { withToken: false, ...config }),
+  loginWithDingtalk: (code: string, appId: string, config?: HttpConfig) =>
+    http.post<LoginResult>('/login/LoginWithDingtalk', undefined, { withToken: false, ...config, params: { ...config?.params, code, appId } }),
   /** The second steps of a sign-in: each answers a session or the next step. */
   resetPassword: (body: ResetPasswordBody, config?: HttpConfig) =>
     http.post<LoginResult>('/login/ResetPassword', body, { withToken: false, ...config }),

@@ -257,6 +257,8 @@ export interface RuntimeConfig {
   fileUrl: string;
   workflowFileNumber: number;
   remotes: RemoteEntry[];
+  /** DingTalk sign-in, when the server has it configured */
+  dingtalk?: { appId: string; authorizeUrl: string } | null;
 }
 
 /** One side-menu entry that a remote publishes in its `./meta` module. */

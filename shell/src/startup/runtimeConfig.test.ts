@@ -25,8 +25,13 @@ describe('validateRuntimeConfig', () => {
     const r = validateRuntimeConfig({ remotes: [] });
     expect(r).toEqual({
       ok: true,
-      config: { mode: 'full', appTitle: '云文档', apiUrl: '', apiUrlPrefix: '/api', fileUrl: '', workflowFileNumber: 20, remotes: [] },
+      config: { mode: 'full', appTitle: '云文档', apiUrl: '', apiUrlPrefix: '/api', fileUrl: '', workflowFileNumber: 20, remotes: [], dingtalk: null },
     });
+  });
+
+  it('keeps the DingTalk sign-in when it is given', () => {
+    const r = validateRuntimeConfig({ ...good, dingtalk: { appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth' } });
+    expect(r.ok && r.config.dingtalk).toEqual({ appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth' });
   });
 
   it.each([
@@ -38,6 +43,7 @@ describe('validateRuntimeConfig', () => {
     ['a duplicate', { ...good, remotes: [good.remotes[0], good.remotes[0]] }, 'remotes 中 files 重复'],
     ['a wrong type', { ...good, apiUrlPrefix: 5 }, 'apiUrlPrefix 应为字符串'],
     ['a bad number', { ...good, workflowFileNumber: -1 }, 'workflowFileNumber 应为非负整数'],
+    ['a DingTalk entry without its address', { ...good, dingtalk: { appId: 'k', authorizeUrl: 'javascript:alert(1)' } }, 'dingtalk 应包含 appId 与 http(s) 地址 authorizeUrl'],
   ])('rejects %s with a Chinese reason', (_name, doc, reason) => {
     const r = validateRuntimeConfig(doc);
     expect(r.ok).toBe(false);

@@ -67,10 +67,22 @@ export function validateRuntimeConfig(doc: unknown): ValidationResult {
     });
   }
 
+  // 钉钉登录 (optional): an app id and the DingTalk sign-in address
+  let dingtalk: RuntimeConfig['dingtalk'] = null;
+  const dt = (doc as { dingtalk?: unknown }).dingtalk;
+  if (dt !== undefined && dt !== null) {
+    const { appId, authorizeUrl } = dt as { appId?: unknown; authorizeUrl?: unknown };
+    if (typeof appId !== 'string' || !appId || typeof authorizeUrl !== 'string' || !/^https?:\/\//.test(authorizeUrl)) {
+      errors.push('dingtalk 应包含 appId 与 http(s) 地址 authorizeUrl');
+    } else {
+      dingtalk = { appId, authorizeUrl };
+    }
+  }
+
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    config: { mode: mode as RuntimeConfig['mode'], appTitle, apiUrl, apiUrlPrefix, fileUrl, workflowFileNumber, remotes },
+    config: { mode: mode as RuntimeConfig['mode'], appTitle, apiUrl, apiUrlPrefix, fileUrl, workflowFileNumber, remotes, dingtalk },
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clearCookie, setCookie } from '../../lib/cookies';
 import { Envelope, ok } from '../../lib/schema';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { LoginOutcome } from './service';
 import {
   ChangePasswordBodySchema,
@@ -45,6 +46,24 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => answer(req, reply, await auth.login(req.body, client(req))),
+  );
+
+  app.post(
+    '/login/LoginWithDingtalk',
+    {
+      config: { public: true },
+      schema: {
+        tags: stepTags,
+        summary: '钉钉登录',
+        description:
+          '用钉钉回调带回的授权码 code 登录（appId 须与配置的 DINGTALK_APP_KEY 相同）。按已关联的钉钉用户、再按手机号或邮箱找到账号；' +
+          '找不到时按配置自动建号或 HTTP 403。钉钉返回任何错误时 HTTP 502、code 50201，不会登录。需要动态口令时同样返回 totpBind / totpCode。',
+        security: [],
+        querystring: Type.Object({ code: Type.String({ maxLength: 512 }), appId: Type.String({ maxLength: 128 }) }),
+        response: { 200: Envelope(LoginAnswerSchema) },
+      },
+    },
+    async (req, reply) => answer(req, reply, await auth.loginWithDingtalk(req.query.code, req.query.appId, client(req))),
   );
 
   app.post(

@@ -11,6 +11,7 @@ import type { Credentials } from './credentials';
 import { verifyPassword } from './password';
 import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
 import { acceptedStep, newTotpSecret, totpUri } from './totp';
+import { DingTalkClient, type DingTalkUser } from './dingtalk';
 import {
   clearAccountFailures,
   failuresSince,
@@ -58,21 +59,24 @@ export class AuthService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly users: UsersService,
-    private readonly config: Pick<AppConfig, 'throttle' | 'sessionTtlMs'>,
+    private readonly config: Pick<AppConfig, 'throttle' | 'sessionTtlMs' | 'dingtalk'>,
     private readonly credentials: Credentials,
     private readonly box: SecretBox,
+    private readonly dingtalk: DingTalkClient | null = config.dingtalk ? new DingTalkClient(config.dingtalk) : null,
   ) {}
 
   /**
    * 429 while the client address has too many recent failures (configuration), or the account
    * is locked by the password policy (lockoutThreshold failures inside lockoutMinutes).
    */
-  private async assertNotThrottled(accountKey: string, ip: string, now: number): Promise<void> {
+  private async assertNotThrottled(accountKey: string | null, ip: string, now: number): Promise<void> {
     const { addressLimit, windowMs } = this.config.throttle;
     const policy = await this.credentials.policy();
     const lockMs = policy.lockoutMinutes * 60_000;
     const [byAccount, byAddress] = await Promise.all([
-      policy.lockoutThreshold > 0 ? failuresSince(this.db, { accountKey }, now - lockMs) : Promise.resolve({ count: 0, oldest: null }),
+      policy.lockoutThreshold > 0 && accountKey !== null
+        ? failuresSince(this.db, { accountKey }, now - lockMs)
+        : Promise.resolve({ count: 0, oldest: null }),
       failuresSince(this.db, { ip }, now - windowMs),
     ]);
     const until = [
@@ -113,6 +117,54 @@ export class AuthService {
     const reason = this.credentials.resetReason(user, await this.credentials.policy(), now);
     if (reason) return this.step(user, 'passwordReset', now, { message: reason });
     return this.afterPassword(user, client, now);
+  }
+
+  /**
+   * POST /api/login/LoginWithDingtalk: the DingTalk user behind the code, then the account bound
+   * to it; else the one account with that mobile number or email (then bound); else, when
+   * configured, a new account. TOTP still applies; no password step (none was typed).
+   */
+  async loginWithDingtalk(code: string, appId: string, client: ClientInfo): Promise<LoginOutcome> {
+    const settings = this.config.dingtalk;
+    if (!settings || !this.dingtalk) throw badRequest('未启用钉钉登录');
+    if (appId !== settings.appKey) throw badRequest('钉钉应用不匹配，请刷新登录页后重试');
+    if (!code || code.length > 512) throw badRequest('缺少钉钉授权码');
+    const now = Date.now();
+    await this.assertNotThrottled(null, client.ip, now);
+    const person = await this.dingtalk.userOf(code);
+    let user = await this.db.selectFrom('users').selectAll().where('dingtalk_union_id', '=', person.unionId).executeTakeFirst();
+    if (!user) {
+      user = await this.matchByContact(person);
+      if (user) {
+        await this.db.updateTable('users').set({ dingtalk_union_id: person.unionId, updated_at: now }).where('id', '=', user.id).execute();
+      } else if (settings.autoCreate) {
+        user = await this.createFromDingtalk(person);
+      } else {
+        throw forbidden('该钉钉账号尚未关联云文档账号，请联系管理员');
+      }
+    }
+    if (user.disabled) throw new AppError(403, 403, MESSAGES.accountDisabled);
+    return this.afterPassword(user, client, now);
+  }
+
+  /** The only account with the DingTalk user's mobile number, else with its email. */
+  private async matchByContact(person: DingTalkUser): Promise<UserRow | undefined> {
+    for (const [column, value] of [['mobile', person.mobile], ['email', person.email]] as const) {
+      if (!value) continue;
+      const rows = await this.db.selectFrom('users').selectAll().where(column, '=', value).where('dingtalk_union_id', 'is', null).limit(2).execute();
+      if (rows.length === 1) return rows[0];
+    }
+    return undefined;
+  }
+
+  private async createFromDingtalk(person: DingTalkUser): Promise<UserRow> {
+    const base = `dingtalk_${person.unionId.replace(/[^\p{L}\p{N}]/gu, '').slice(0, 24) || 'user'}`;
+    const created = await this.users.createUser(
+      { userName: base, nickName: person.nick || base, password: randomSecret(24), mobile: person.mobile },
+      { enforcePolicy: false },
+    );
+    await this.db.updateTable('users').set({ dingtalk_union_id: person.unionId, email: person.email }).where('id', '=', created.id).execute();
+    return (await findUserById(this.db, created.id)) ?? created;
   }
 
   /** The password is settled: TOTP when the policy, an administrator or the user asked for it, else a session. */

@@ -21,6 +21,10 @@ export const RuntimeConfigSchema = Type.Object(
     fileUrl: Type.String(),
     workflowFileNumber: Type.Integer(),
     remotes: Type.Array(RemoteEntrySchema),
+    dingtalk: Type.Union(
+      [Type.Object({ appId: Type.String(), authorizeUrl: Type.String({ description: '浏览器前往登录的钉钉地址' }) }), Type.Null()],
+      { description: '启用钉钉登录时给出，登录页据此显示“钉钉登录”' },
+    ),
   },
   { title: '运行时配置' },
 );

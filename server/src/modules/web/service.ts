@@ -66,7 +66,7 @@ export class WebService {
   readonly shellDist: string;
 
   constructor(
-    private readonly config: Pick<AppConfig, 'webRoot' | 'mode' | 'remoteUrls'>,
+    private readonly config: Pick<AppConfig, 'webRoot' | 'mode' | 'remoteUrls' | 'dingtalk'>,
     private readonly settings: SettingsService,
   ) {
     this.shellDist = path.join(config.webRoot, 'shell', 'dist');
@@ -88,6 +88,8 @@ export class WebService {
       fileUrl: '',
       workflowFileNumber: WORKFLOW_FILE_NUMBER,
       remotes: names.map((name) => ({ name, entry: this.config.remoteUrls[name] ?? `/remotes/${name}/mf-manifest.json` })),
+      // the login page's 钉钉登录 button (docs/integration.md, "DingTalk")
+      dingtalk: this.config.dingtalk ? { appId: this.config.dingtalk.appKey, authorizeUrl: `${this.config.dingtalk.loginBase}/oauth2/auth` } : null,
     };
   }
 

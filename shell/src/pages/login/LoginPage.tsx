@@ -16,6 +16,7 @@ import {
 import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
 import { PasswordResetStep, type StepProps } from './PasswordResetStep';
+import { browserExit, dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
 import { errorText } from './stepSubmit';
 import { TotpBindStep } from './TotpBindStep';
 import { TotpCodeStep } from './TotpCodeStep';
@@ -65,6 +66,28 @@ export default function LoginPage() {
   }, []);
 
   const productName = branding?.systemName_Client || runtime?.appTitle || APP_NAME;
+  const dingtalk = runtime?.dingtalk ?? null;
+
+  // back from DingTalk with a code: sign in with it (once; the query leaves the address bar)
+  const returned = useRef(false);
+  useEffect(() => {
+    if (returned.current || !dingtalk) return;
+    const back = dingtalkReturn(params);
+    if (!back) return;
+    returned.current = true;
+    navigate(back.authorize ? `/login?authorize=${encodeURIComponent(back.authorize)}` : '/login', { replace: true });
+    if (!back.ok) {
+      setError('钉钉登录已失效，请重新点击“钉钉登录”');
+      return;
+    }
+    setLoading(true);
+    api
+      .loginWithDingtalk(back.code, dingtalk.appId, { errorMode: 'none' })
+      .then((result) => finish(result, back.authorize))
+      .catch((err: unknown) => mounted.current && setError(errorText(err)))
+      .finally(() => mounted.current && setLoading(false));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dingtalk]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -84,7 +107,7 @@ export default function LoginPage() {
   }
 
   /** A session goes on to the authorize page or home; a second step is shown. */
-  async function finish(result: LoginResult) {
+  async function finish(result: LoginResult, authorizeQuery: string | null = params.get('authorize')) {
     const user = setSession(result);
     if (!user) {
       if (!mounted.current) return;
@@ -97,7 +120,7 @@ export default function LoginPage() {
       }
       return;
     }
-    const authorize = params.get('authorize');
+    const authorize = authorizeQuery;
     if (authorize) {
       sessionStore.set(StorageKey.AuthorizeLogin, result);
       navigate(`/authorization?authorize=${encodeURIComponent(authorize)}`, { replace: true });
@@ -174,6 +197,16 @@ export default function LoginPage() {
           </button>
         </form>
         )}
+        {dingtalk && !step ? (
+          <button
+            type="button"
+            className="yw-button yw-button--ghost yw-button--dingtalk"
+            disabled={loading}
+            onClick={() => browserExit.leaveFor(dingtalkSignInUrl(dingtalk, params.get('authorize')))}
+          >
+            钉钉登录
+          </button>
+        ) : null}
         <nav className="yw-links" aria-label="其他链接">
           <a href="/signUp" onClick={(e) => (e.preventDefault(), navigate('/signUp'))}>
             申请注册

@@ -1,9 +1,10 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { appStore, tokenAtom } from '@app/shared';
 import { fakeModules } from '../../testing/fakeRemotes';
-import { allOn, fakeApi, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
+import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
 import { loadRemote } from '@module-federation/enhanced/runtime';
+import { browserExit } from './dingtalk';
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
@@ -148,4 +149,62 @@ it('a TOTP code step that the server ends goes back to the sign-in form with its
   await user.click(await screen.findByRole('button', { name: '返回登录' }));
   expect(screen.getByRole('button', { name: '登录' })).toBeEnabled();
   expect(location()).toBe('/login');
+});
+
+describe('钉钉登录', () => {
+  const withDingtalk = { ...fullConfig, dingtalk: { appId: 'dingapp', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth' } };
+
+  it('sends the browser to DingTalk with a state, and signs in with the code it brings back', async () => {
+    resetShell(withDingtalk);
+    const assign = jest.spyOn(browserExit, 'leaveFor').mockImplementation(() => undefined);
+    try {
+      fakeApi();
+      const user = userEvent.setup();
+      renderShell('/login');
+      await user.click(await screen.findByRole('button', { name: '钉钉登录' }));
+      const target = new URL(assign.mock.calls[0][0]);
+      expect(target.origin + target.pathname).toBe('https://login.dingtalk.com/oauth2/auth');
+      expect(Object.fromEntries(target.searchParams)).toMatchObject({
+        client_id: 'dingapp', response_type: 'code', scope: 'openid', redirect_uri: `${window.location.origin}/login`, prompt: 'consent',
+      });
+      const state = target.searchParams.get('state') as string;
+      expect(state).toMatch(/^[0-9a-f]{32}$/);
+
+      // DingTalk comes back to /login with the code and the same state
+      const sent: unknown[] = [];
+      fakeApi({
+        home: homeOf(),
+        policy: allOn,
+        handlers: {
+          'POST /api/login/LoginWithDingtalk': (config) => {
+            sent.push(config.params);
+            return envelope(session);
+          },
+        },
+      });
+      cleanup();
+      renderShell(`/login?authCode=dt-code-1&state=${state}`);
+      await waitFor(() => expect(appStore.get(tokenAtom)).toBe('new-token'));
+      expect(sent).toEqual([{ code: 'dt-code-1', appId: 'dingapp' }]);
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  it('a code with a state this tab never sent signs nobody in', async () => {
+    resetShell(withDingtalk);
+    const api = fakeApi();
+    renderShell('/login?authCode=dt-code-2&state=forged');
+    expect(await screen.findByRole('alert')).toHaveTextContent('钉钉登录已失效');
+    expect(api.calls).not.toContain('POST /api/login/LoginWithDingtalk');
+    expect(location()).toBe('/login');
+    expect(appStore.get(tokenAtom)).toBeNull();
+  });
+
+  it('no button without DingTalk in the configuration', async () => {
+    fakeApi();
+    renderShell('/login');
+    await screen.findByRole('button', { name: '登录' });
+    expect(screen.queryByRole('button', { name: '钉钉登录' })).toBeNull();
+  });
 });
