@@ -4,8 +4,11 @@
 // must choose its own password first, against the policy's checklist; 个人设置 changes the
 // avatar and signs another browser out; 申请注册 with an SMS code (read by the administrator
 // from the log sender), approved by an administrator (through the API: the administrators'
-// pages come later), then the new user signs in.
+// pages come later), then the new user signs in; a desktop client is authorized through
+// /#/login?authorize=, exchanges its code with PKCE, and is revoked in 个人设置.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -126,7 +129,7 @@ describe('sign-in steps', () => {
         return img instanceof HTMLImageElement && img.complete && img.naturalWidth === 256;
       });
 
-      const sessions = page.getByRole('table');
+      const sessions = page.getByRole('table', { name: '我的会话' });
       await sessions.getByText('当前').waitFor();
       const others = sessions.locator('tr', { hasNotText: '当前' }).getByRole('button', { name: /^退出 / });
       assert.equal(await others.count(), 1);
@@ -172,5 +175,69 @@ describe('sign-in steps', () => {
       await waitForPath(page, '/file/personal');
       await page.getByRole('button', { name: '用户菜单' }).getByText('赵申请').waitFor();
     }, { server });
+  });
+
+  test('a desktop client asks through /#/login?authorize=, the user grants it, the client exchanges its code with PKCE, then the user revokes it', { ...T, skip: notBuilt || false }, async (t) => {
+    // the client's side: a loopback address that records where the browser was sent
+    const arrivals = [];
+    const callback = http.createServer((req, res) => {
+      arrivals.push(new URL(req.url, 'http://127.0.0.1'));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<p>授权完成，可以关闭此页。</p>');
+    });
+    await new Promise((resolve) => callback.listen(0, '127.0.0.1', resolve));
+    const redirectUri = `http://127.0.0.1:${callback.address().port}/callback`;
+    try {
+      const client = await apiOk(server, 'POST', '/api/Admin/Clients', { token: admin.token, body: { name: '云文档桌面同步', redirectUris: [redirectUri] } });
+      const verifier = crypto.randomBytes(32).toString('base64url');
+      const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+      const request = new URLSearchParams({
+        client_id: client.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'profile files',
+        state: 'desk-42',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      const user = await createUser(server, admin.token);
+
+      let accessToken = '';
+      await withBrowser(t, async ({ page }) => {
+        await page.goto(`${server.url}/#/login?authorize=${encodeURIComponent(request)}`);
+        await page.getByPlaceholder('请输入用户名').fill(user.userName);
+        await page.getByPlaceholder('请输入密码').fill(user.password);
+        await page.getByRole('button', { name: '登录', exact: true }).click();
+        await waitForPath(page, '/authorization');
+        await page.getByText('云文档桌面同步').waitFor();
+        await page.getByRole('list', { name: '授权范围' }).getByText(/^文件：/).waitFor();
+        await page.getByRole('button', { name: '授权', exact: true }).click();
+        await page.waitForURL((url) => url.toString().startsWith(redirectUri));
+        const back = arrivals.filter((u) => u.pathname === '/callback').at(-1);
+        assert.equal(back.searchParams.get('state'), 'desk-42');
+        const code = back.searchParams.get('code');
+        assert.ok(code, 'the browser brought a code to the client');
+
+        // the client exchanges the code, with its verifier, for its own token
+        const tokenRes = await api(server, 'POST', '/api/OAuth/Token', {
+          body: { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.clientId, code_verifier: verifier },
+        });
+        assert.equal(tokenRes.status, 200);
+        accessToken = tokenRes.body.result.access_token;
+        assert.equal((await apiOk(server, 'GET', '/api/OAuth/UserInfo', { token: accessToken })).userName, user.userName);
+
+        // 个人设置 → 已授权的客户端 → 撤销授权
+        await page.goto(`${server.url}/account`);
+        const clients = page.getByRole('table', { name: '已授权的客户端' });
+        await clients.getByText('云文档桌面同步').waitFor();
+        await clients.getByRole('button', { name: '撤销 云文档桌面同步 的授权' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: /^撤\s*销$/ }).click();
+        await page.getByText('已撤销“云文档桌面同步”的授权').first().waitFor();
+        await clients.getByText('没有授权过任何客户端').waitFor();
+      }, { server });
+      assert.equal((await api(server, 'GET', '/api/OAuth/UserInfo', { token: accessToken })).status, 401, 'the revoked token no longer works');
+    } finally {
+      await new Promise((resolve) => callback.close(resolve));
+    }
   });
 });

@@ -10,6 +10,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/account/routes';
 import { registrationRoutes } from './modules/registration/routes';
+import { oauthRoutes } from './modules/oauth/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
 import { uploadsRoutes } from './modules/uploads/routes';
 import { sharesRoutes } from './modules/shares/routes';
@@ -57,6 +58,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(authRoutes);
   await api.register(accountRoutes);
   await api.register(registrationRoutes);
+  await api.register(oauthRoutes);
   await api.register(settingsRoutes);
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);

@@ -10,6 +10,7 @@ import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
 import { AvatarStore } from './modules/account/avatars';
 import { RegistrationService } from './modules/registration/service';
+import { OAuthService } from './modules/oauth/service';
 import { LogSmsSender } from './modules/registration/sms';
 import { SecretBox } from './lib/secret-box';
 import { RightsService } from './modules/folders/rights';
@@ -60,6 +61,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const auth = new AuthService(db, users, config, credentials, SecretBox.load(config.secretKey, config.dataDir));
   const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
   const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
+  const oauth = new OAuthService(db, config, formatTime);
   const admin = new AdminService(db, users, auth, settings, organizations, credentials);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
@@ -91,6 +93,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     formatTime,
     account,
     registration,
+    oauth,
     settings,
     organizations,
     rights,

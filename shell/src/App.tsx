@@ -2,7 +2,7 @@
 // signed-in app, the public share page and the preview page are lazy chunks.
 import { lazy, Suspense } from 'react';
 import { Provider as JotaiProvider } from 'jotai';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useSearchParams } from 'react-router-dom';
 import { appStore, useToken } from '@app/shared';
 import { NavigationBridge, PageFallback, RedirectRoute, ScrollToTop, useHomePath } from './routing/helpers';
 import { UploadRoot } from './upload/UploadRoot';
@@ -21,7 +21,10 @@ const AuthorizationPage = publicPage('AuthorizationPage');
 function LoginRoute() {
   const token = useToken();
   const home = useHomePath();
-  if (token) return <Navigate to={home ?? '/'} replace />;
+  const [params] = useSearchParams();
+  // signed in: a client's authorize request goes on to /authorization (spec sections 2 and 4), else home
+  const authorize = params.get('authorize');
+  if (token) return <Navigate to={authorize ? `/authorization?authorize=${encodeURIComponent(authorize)}` : (home ?? '/')} replace />;
   return <LoginPage />;
 }
 

@@ -1126,6 +1126,45 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('users').dropColumn('dingtalk_union_id').execute();
       },
     },
+    // client authorization (docs/integration.md, "Client authorization"): the clients an
+    // administrator registered, their one-time authorization codes (hashed, with the PKCE
+    // challenge), and the client a session's token was issued to
+    '2026-11-25-0019-oauth': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('oauth_clients')
+          .addColumn('client_id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          // JSON array of exact redirect URIs
+          .addColumn('redirect_uris', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('revoked_at', big)
+          .execute();
+        await db.schema
+          .createTable('oauth_codes')
+          .addColumn('code_hash', 'text', (c) => c.primaryKey())
+          .addColumn('client_id', 'text', (c) => c.notNull())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('redirect_uri', 'text', (c) => c.notNull())
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('code_challenge', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('used_at', big)
+          .execute();
+        await db.schema.alterTable('sessions').addColumn('client_id', 'text').execute();
+        // the scopes granted to that client, space-separated
+        await db.schema.alterTable('sessions').addColumn('client_scope', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.createIndex('sessions_user_client').on('sessions').columns(['user_id', 'client_id']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('sessions_user_client').ifExists().execute();
+        await db.schema.alterTable('sessions').dropColumn('client_scope').execute();
+        await db.schema.alterTable('sessions').dropColumn('client_id').execute();
+        await db.schema.dropTable('oauth_codes').ifExists().execute();
+        await db.schema.dropTable('oauth_clients').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -129,6 +129,31 @@ export interface SessionsTable {
   revoked_at: number | null;
   ip: string;
   user_agent: string;
+  /** a token issued to a client through client authorization; null: a browser sign-in */
+  client_id: Generated<string | null>;
+  /** the scopes granted to that client, space-separated */
+  client_scope: Generated<string>;
+}
+
+export interface OAuthClientsTable {
+  client_id: string;
+  name: string;
+  /** JSON array of the exact redirect URIs */
+  redirect_uris: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  user_id: number;
+  redirect_uri: string;
+  scope: string;
+  code_challenge: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SettingsTable {
@@ -666,6 +691,8 @@ export interface Database {
   verify_codes: VerifyCodesTable;
   sms_outbox: SmsOutboxTable;
   registrations: RegistrationsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_codes: OAuthCodesTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

@@ -3,7 +3,8 @@
 // Routes are private unless their config says `public: true`.
 import type { FastifyRequest } from 'fastify';
 import type { SessionRow, UserRow } from '../db/types';
-import { accountDisabled, unauthorized } from '../lib/errors';
+import { accountDisabled, forbidden, unauthorized } from '../lib/errors';
+import { clientMayCall } from '../modules/oauth/scopes';
 import { readCookie } from '../lib/cookies';
 import { globalPlugin } from '../lib/plugin';
 import { TOKEN_COOKIE } from '../modules/auth/routes';
@@ -59,7 +60,12 @@ export const authPlugin = globalPlugin('yunwendang-auth', async (app) => {
     }
     const outcome = await app.services.auth.authenticate(credential.kind, credential.secret);
     if (outcome.status === 'ok' || (outcome.status === 'disabled' && config.public)) {
-      req.auth = { user: outcome.user, session: outcome.session };
+      // a client's token does only what its scopes allow (modules/oauth/scopes.ts)
+      const session = outcome.session;
+      if (session.client_id && !clientMayCall(session.client_scope, req.method, req.routeOptions.url ?? '')) {
+        throw forbidden('该客户端未获授权执行此操作');
+      }
+      req.auth = { user: outcome.user, session };
       return;
     }
     if (config.public) return;

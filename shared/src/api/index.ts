@@ -20,6 +20,8 @@ import type {
   TotpBody,
   ChangePasswordBody,
   AccountSecurity,
+  AuthorizeInfo,
+  AuthorizedClient,
   RegisterBody,
   Registration,
   TotpSetup,
@@ -94,6 +96,14 @@ export const api = {
   sendRegisterCode: (phone: string, config?: HttpConfig) =>
     http.post<{ resendAfter: number; expiresIn: number }>('/User/Register/SendVerifyCode', undefined, { withToken: false, ...config, params: { ...config?.params, phone } }),
   register: (body: RegisterBody, config?: HttpConfig) => http.post<Registration>('/User/Register', body, { withToken: false, ...config }),
+  // ---- client authorization (docs/integration.md, "Client authorization") ----
+  getAuthorizeRequest: (request: string, config?: HttpConfig) =>
+    http.get<AuthorizeInfo>('/OAuth/Request', { ...config, params: { ...config?.params, request } }),
+  answerAuthorize: (request: string, approve: boolean, config?: HttpConfig) =>
+    http.post<{ redirectTo: string }>('/OAuth/Authorize', { request, approve }, config),
+  getMyClients: (config?: HttpConfig) => http.get<AuthorizedClient[]>('/account/Clients', config),
+  revokeMyClient: (clientId: string, config?: HttpConfig) =>
+    http.delete<{ revoked: number }>(`/account/Clients/${encodeURIComponent(clientId)}`, config),
   // ---- 个人设置 (docs/integration.md, "Account") ----
   getSecurity: (config?: HttpConfig) => http.get<AccountSecurity>('/account/Security', config),
   beginTotp: (config?: HttpConfig) => http.post<TotpSetup>('/account/Totp/Begin', undefined, config),

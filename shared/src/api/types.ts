@@ -114,6 +114,23 @@ export interface Registration {
   userId: string | null;
 }
 
+/** GET /api/OAuth/Request: a client's authorization request as the page shows it. */
+export interface AuthorizeInfo {
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  scopes: { name: string; description: string }[];
+}
+
+/** GET /api/account/Clients */
+export interface AuthorizedClient {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  authorizedAt: string;
+  lastUsedAt: string;
+}
+
 /** POST /api/account/changepassword body. */
 export interface ChangePasswordBody {
   oldPassword: string;

@@ -1,9 +1,10 @@
-// /account, 个人设置: avatar, password, TOTP and the user's sessions. Part of the signed-in
+// /account, 个人设置: avatar, password, TOTP, the user's sessions and authorized clients. Part of the signed-in
 // shell (the shell owns the session), so it works in the simple mode as well.
 import { useCallback, useEffect, useState } from 'react';
 import { Space, Typography } from 'antd';
 import { api, type AccountSecurity, type MySession } from '@app/shared';
 import { AvatarCard } from './AvatarCard';
+import { ClientsCard } from './ClientsCard';
 import { PasswordCard } from './PasswordCard';
 import { SessionsCard } from './SessionsCard';
 import { TotpCard } from './TotpCard';
@@ -41,6 +42,7 @@ export default function AccountPage() {
         <PasswordCard security={security} onChanged={reload} />
         <TotpCard security={security} onChanged={reload} />
         <SessionsCard sessions={sessions} loading={loading} onChanged={reload} />
+        <ClientsCard attempt={attempt} />
       </Space>
     </div>
   );

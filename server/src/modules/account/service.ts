@@ -37,6 +37,7 @@ export class AccountService {
       .selectFrom('sessions')
       .selectAll()
       .where('user_id', '=', user.id)
+      .where('client_id', 'is', null)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', now)
       .orderBy('last_seen_at', 'desc')

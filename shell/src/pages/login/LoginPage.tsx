@@ -16,7 +16,8 @@ import {
 import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
 import { PasswordResetStep, type StepProps } from './PasswordResetStep';
-import { browserExit, dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
+import { browserExit } from './browserExit';
+import { dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
 import { errorText } from './stepSubmit';
 import { TotpBindStep } from './TotpBindStep';
 import { TotpCodeStep } from './TotpCodeStep';

@@ -4,7 +4,7 @@ import { appStore, tokenAtom } from '@app/shared';
 import { fakeModules } from '../../testing/fakeRemotes';
 import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { browserExit } from './dingtalk';
+import { browserExit } from './browserExit';
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
@@ -207,4 +207,25 @@ describe('钉钉登录', () => {
     await screen.findByRole('button', { name: '登录' });
     expect(screen.queryByRole('button', { name: '钉钉登录' })).toBeNull();
   });
+});
+
+it('a sign-in that carries a client’s authorize request goes on to /authorization, not home', async () => {
+  fakeApi({
+    home: homeOf(),
+    policy: allOn,
+    handlers: {
+      'POST /api/login': () => envelope(session),
+      'GET /api/OAuth/Request': () =>
+        envelope({ clientId: 'c1', clientName: '云文档桌面同步', redirectUri: 'http://127.0.0.1:1/cb', scopes: [{ name: 'profile', description: '账号信息' }] }),
+    },
+  });
+  const user = userEvent.setup();
+  renderShell('/login?authorize=client_id%3Dc1');
+  await user.type(await screen.findByPlaceholderText('请输入用户名'), 'zhangsan');
+  await user.type(screen.getByPlaceholderText('请输入密码'), 'secret{Enter}');
+  expect(await screen.findByText('云文档桌面同步')).toBeInTheDocument();
+  expect(location()).toBe('/authorization');
+  // and it stays there
+  await new Promise((r) => setTimeout(r, 300));
+  expect(location()).toBe('/authorization');
 });

@@ -34,10 +34,3 @@ export function dingtalkReturn(params: URLSearchParams): { ok: boolean; code: st
   sessionStore.remove(StorageKey.DingTalkState);
   return { ok: Boolean(pending && pending.state === state), code, authorize: pending?.authorize ?? null };
 }
-
-/** Leaving the app for DingTalk's sign-in page (an object of its own so that tests can watch it). */
-export const browserExit = {
-  leaveFor(url: string): void {
-    window.location.assign(url);
-  },
-};

@@ -1,6 +1,4 @@
 // Public pages of 云文档 reachable without signing in (spec section 2). Plain React: no antd.
-import { useSearchParams } from 'react-router-dom';
-import { sessionStore, StorageKey, useToken, type LoginResult } from '@app/shared';
 import { PublicFrame } from './PublicFrame';
 import './public.css';
 
@@ -36,22 +34,4 @@ export function PrivacyPage() {
   );
 }
 
-export function AuthorizationPage() {
-  const [params] = useSearchParams();
-  const token = useToken();
-  const authorize = params.get('authorize');
-  const kept = sessionStore.get<LoginResult>(StorageKey.AuthorizeLogin);
-  return (
-    <PublicFrame title="客户端授权" wide={false}>
-      {authorize ? (
-        <p>
-          授权请求：<code>{authorize}</code>
-        </p>
-      ) : (
-        <p>缺少授权请求参数。</p>
-      )}
-      <p>{token || kept ? `当前账号：${kept?.nickName || kept?.userName || '已登录'}` : '请先登录后再进行授权。'}</p>
-      <p className="yw-note">客户端授权功能暂未开放，请在客户端中使用账号密码登录。</p>
-    </PublicFrame>
-  );
-}
+export { AuthorizationPage } from './AuthorizationPage';
