@@ -3,8 +3,8 @@
 // from that key) and signs in again with a fresh code; an account the administrator made
 // must choose its own password first, against the policy's checklist; 个人设置 changes the
 // avatar and signs another browser out; 申请注册 with an SMS code (read by the administrator
-// from the log sender), approved by an administrator (through the API: the administrators'
-// pages come later), then the new user signs in; a desktop client is authorized through
+// from the log sender), approved by an administrator in 系统管理 (where the text message is
+// listed too), then the new user signs in; a desktop client is authorized through
 // /#/login?authorize=, exchanges its code with PKCE, and is revoked in 个人设置.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -165,10 +165,26 @@ describe('sign-in steps', () => {
     }, { server });
 
     assert.equal((await api(server, 'POST', '/api/login', { body: { userName, password, mode: 'password' } })).status, 400, 'no account before the approval');
-    const pending = await apiOk(server, 'GET', '/api/Admin/Registrations?status=pending', { token: admin.token });
-    const mine = pending.data.find((r) => r.userName === userName);
-    assert.equal(mine?.department, '财务部');
-    await apiOk(server, 'POST', `/api/Admin/Registrations/${mine.id}/Approve`, { token: admin.token, body: {} });
+    // the administrator: 系统管理 from the user menu, 注册申请, the SMS in the log, 批准
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, server.adminUser, server.adminPassword);
+      await waitForPath(page, '/file/personal');
+      await page.getByRole('button', { name: '用户菜单' }).click();
+      await page.getByRole('menuitem', { name: '系统管理' }).click();
+      await waitForPath(page, '/admin');
+      await page.getByRole('tab', { name: '注册申请' }).click();
+      await page.getByRole('cell', { name: /注册验证码是 \d{6}/ }).first().waitFor();
+      const row = page.getByRole('row').filter({ hasText: userName });
+      await row.getByText('财务部').waitFor();
+      await row.getByRole('button', { name: '批准' }).click();
+      const dialog = page.getByRole('dialog', { name: '批准注册申请' });
+      await dialog.getByText('申请人填写的部门：财务部').waitFor();
+      await dialog.getByRole('button', { name: /批\s*准/ }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await row.waitFor({ state: 'detached' });
+    }, { server });
+    const approved = await apiOk(server, 'GET', '/api/Admin/Registrations?status=approved', { token: admin.token });
+    assert.ok(approved.data.find((r) => r.userName === userName)?.userId, 'the account is made by the approval');
 
     await withBrowser(t, async ({ page }) => {
       await signInThroughPage(page, server, userName, password);

@@ -20,6 +20,8 @@ import { policiesRoutes } from './modules/policies/routes';
 import { recycleRoutes } from './modules/recycle/routes';
 import { versionsRoutes } from './modules/versions/routes';
 import { settingsRoutes } from './modules/settings/routes';
+import { brandingRoutes } from './modules/branding/routes';
+import { agreementsRoutes } from './modules/agreements/routes';
 import { webRoutes } from './modules/web/routes';
 import { workflowRoutes } from './modules/workflow/routes';
 import { ferryRoutes } from './modules/ferry/routes';
@@ -60,6 +62,8 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(registrationRoutes);
   await api.register(oauthRoutes);
   await api.register(settingsRoutes);
+  await api.register(brandingRoutes);
+  await api.register(agreementsRoutes);
   await api.register(organizationsRoutes);
   await api.register(foldersRoutes);
   await api.register(recycleRoutes);

@@ -21,6 +21,8 @@ import { OrganizationsService } from './modules/organizations/service';
 import { PoliciesService } from './modules/policies/service';
 import { RecycleService } from './modules/recycle/service';
 import { SettingsService } from './modules/settings/service';
+import { BrandingService } from './modules/branding/service';
+import { AgreementsService } from './modules/agreements/service';
 import { SharesService } from './modules/shares/service';
 import { UsersService } from './modules/users/service';
 import { DownloadsService } from './modules/downloads/service';
@@ -95,6 +97,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     registration,
     oauth,
     settings,
+    branding: new BrandingService(settings, path.join(config.dataDir, 'branding')),
+    agreements: new AgreementsService(db),
     organizations,
     rights,
     folders,

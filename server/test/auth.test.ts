@@ -36,6 +36,7 @@ describe.each(databaseKinds())('sign-in and sessions (%s)', (kind) => {
       allowBackendLogin: false,
       allowRepositoryLogin: false,
       isFlowAdmin: false,
+      isAdmin: false,
       jwtId: expect.any(String),
       showGuide: true,
       passwordReset: false,

@@ -45,6 +45,10 @@ describe('access rules', () => {
     renderShell('/agreement');
     expect(await screen.findByRole('heading', { name: '服务协议' })).toBeInTheDocument();
     expect(location()).toBe('/service');
+    // the text the administrator wrote, with its headings and lists
+    expect(await screen.findByText('欢迎使用云文档。')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: '一、账号' })).toBeInTheDocument();
+    expect(screen.getByRole('listitem')).toHaveTextContent('妥善保管密码');
   });
 
   it('with a token, /login goes to the home page', async () => {
@@ -86,6 +90,26 @@ describe('login page', () => {
     const mainMenu = screen.getByRole('menu', { name: '主菜单' });
     expect(within(mainMenu).queryByText('云文档')).toBeNull();
     expect(within(mainMenu).getByText('流程')).toBeInTheDocument();
+  });
+
+  it('shows the branding the administrator set: name, logo, background and the browser tab', async () => {
+    fakeApi({
+      handlers: {
+        'GET /api/Client/Branding': () => ({ data: { code: 200, message: null, result: {
+          systemName_Client: '星河文档中心', favroiteIcon: '/api/Client/Branding/Images/favicon-00000000000000aa.png',
+          login_Background: '/api/Client/Branding/Images/loginBackground-00000000000000bb.webp', logo_Dark: '',
+          logo_Dark_Large: '/api/Client/Branding/Images/logoDarkLarge-00000000000000cc.webp',
+          logo_Light: '/api/Client/Branding/Images/logoLight-00000000000000dd.webp',
+        } } }),
+      },
+    });
+    const { container } = renderShell('/login');
+    expect(await screen.findByRole('heading', { name: '星河文档中心' })).toBeInTheDocument();
+    expect(container.querySelector('.yw-brand__logo img')).toHaveAttribute('src', '/api/Client/Branding/Images/logoLight-00000000000000dd.webp');
+    expect(container.querySelector('.yw-screen__mark')).toHaveAttribute('src', '/api/Client/Branding/Images/logoDarkLarge-00000000000000cc.webp');
+    expect((container.querySelector('.yw-screen') as HTMLElement).style.backgroundImage).toContain('loginBackground-00000000000000bb.webp');
+    expect(document.title).toBe('星河文档中心');
+    expect(document.querySelector('link[rel="icon"][data-branding]')).toHaveAttribute('href', '/api/Client/Branding/Images/favicon-00000000000000aa.png');
   });
 
   it('shows the server message when sign-in fails, and keeps the form usable', async () => {

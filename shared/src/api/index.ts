@@ -24,6 +24,11 @@ import type {
   AuthorizedClient,
   RegisterBody,
   Registration,
+  AdminUser,
+  Agreement,
+  BrandingImageKind,
+  OAuthClient,
+  SmsMessage,
   TotpSetup,
   MySession,
   RecycleItem,
@@ -123,7 +128,36 @@ export const api = {
   getFeaturePolicy: (config?: HttpConfig) => http.get<FeaturePolicy>('/User/GlobalPolicies/FeaturePolicy', config),
   getPasswordPolicy: (config?: HttpConfig) => http.get<PasswordPolicy>('/Login/PasswordPolicy', { withToken: false, ...config }),
   getBranding: (config?: HttpConfig) => http.get<ClientBranding>('/Client/Branding', { withToken: false, ...config }),
+  getAgreement: (kind: Agreement['kind'], config?: HttpConfig) => http.get<Agreement>(`/Client/Agreements/${kind}`, { withToken: false, ...config }),
   getHome: (config?: HttpConfig) => http.get<HomeInfo>('/User/Home', config),
+  // ---- 系统管理 (docs/integration.md, "Administration"; system administrators only) ----
+  getAdminUsers: (query: { keyword?: string; page?: number; pageSize?: number }, config?: HttpConfig) =>
+    http.get<{ data: AdminUser[]; total: number }>('/Admin/Users', { ...config, params: { ...query, ...config?.params } }),
+  setUserTotpRequired: (userId: string, required: boolean, config?: HttpConfig) =>
+    http.put<AdminUser>(`/Admin/Users/${seg(userId)}/Totp`, { required }, config),
+  resetUserTotp: (userId: string, config?: HttpConfig) => http.delete<AdminUser>(`/Admin/Users/${seg(userId)}/Totp`, config),
+  setPasswordPolicy: (policy: PasswordPolicy, config?: HttpConfig) => http.put<PasswordPolicy>('/Admin/PasswordPolicy', policy, config),
+  getRegistrations: (query: { status?: Registration['status']; page?: number; pageSize?: number }, config?: HttpConfig) =>
+    http.get<{ data: Registration[]; total: number }>('/Admin/Registrations', { ...config, params: { ...query, ...config?.params } }),
+  approveRegistration: (id: string, deptId: string | null, config?: HttpConfig) =>
+    http.post<Registration>(`/Admin/Registrations/${seg(id)}/Approve`, { deptId }, config),
+  rejectRegistration: (id: string, reason: string, config?: HttpConfig) =>
+    http.post<Registration>(`/Admin/Registrations/${seg(id)}/Reject`, { reason }, config),
+  getSmsMessages: (phone?: string, config?: HttpConfig) =>
+    http.get<SmsMessage[]>('/Admin/Sms', { ...config, params: { ...(phone ? { phone } : {}), ...config?.params } }),
+  getOAuthClients: (config?: HttpConfig) => http.get<OAuthClient[]>('/Admin/Clients', config),
+  registerOAuthClient: (body: { name: string; redirectUris: string[] }, config?: HttpConfig) => http.post<OAuthClient>('/Admin/Clients', body, config),
+  removeOAuthClient: (clientId: string, config?: HttpConfig) => http.delete<null>(`/Admin/Clients/${seg(clientId)}`, config),
+  setBrandingName: (systemName: string, config?: HttpConfig) =>
+    http.put<ClientBranding>('/Admin/Branding', { systemName_Client: systemName }, config),
+  setBrandingImage: (kind: BrandingImageKind, file: Blob, config?: HttpConfig) => {
+    const form = new FormData();
+    form.append('file', file);
+    return http.put<ClientBranding>(`/Admin/Branding/Images/${kind}`, form, { ...config, headers: { ...config?.headers, 'Content-Type': 'multipart/form-data' } });
+  },
+  clearBrandingImage: (kind: BrandingImageKind, config?: HttpConfig) => http.delete<ClientBranding>(`/Admin/Branding/Images/${kind}`, config),
+  setAgreement: (kind: Agreement['kind'], content: string, config?: HttpConfig) =>
+    http.put<Agreement>(`/Admin/Agreements/${kind}`, { content }, config),
   getRootFolders: (space: 'Personal' | 'Public', config?: HttpConfig) =>
     http.get<Item[]>(`/User/Folders/${space}/RootFolders`, config),
   getItems: (parentId: string, query: ItemsQuery, config?: HttpConfig) =>

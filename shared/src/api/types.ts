@@ -22,6 +22,8 @@ export interface UserInfo {
   allowBackendLogin: boolean;
   allowRepositoryLogin: boolean;
   isFlowAdmin: boolean;
+  /** a system administrator (not among the spec's fields): the user menu offers 系统管理; absent in sessions stored before it existed */
+  isAdmin?: boolean;
 }
 
 /** POST /api/login body. */
@@ -178,6 +180,48 @@ export interface ClientBranding {
   logo_Dark: string;
   logo_Dark_Large: string;
   logo_Light: string;
+}
+
+/** The pictures of the client branding an administrator sets (PUT /api/Admin/Branding/Images/{kind}). */
+export type BrandingImageKind = 'favicon' | 'logoLight' | 'logoDark' | 'logoDarkLarge' | 'loginBackground';
+
+/** GET /api/Client/Agreements/{kind}: content is plain text; blank lines part paragraphs, "# " starts a heading, "- " a list item. */
+export interface Agreement {
+  kind: 'service' | 'privacy';
+  title: string;
+  content: string;
+  /** null: the built-in text */
+  updatedAt: number | null;
+}
+
+/** A user in the administrators' list (GET /api/Admin/Users). */
+export interface AdminUser {
+  userId: string;
+  userName: string;
+  nickName: string;
+  deptId: string | null;
+  isDocAdmin: boolean;
+  isFlowAdmin: boolean;
+  isTagAdmin: boolean;
+  disabled: boolean;
+  totpRequired: boolean;
+  totpBound: boolean;
+  mustChangePassword: boolean;
+}
+
+/** A client registered for authorization (GET /api/Admin/Clients). */
+export interface OAuthClient {
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  createdAt: string;
+}
+
+/** A text message kept by the log sender (GET /api/Admin/Sms). */
+export interface SmsMessage {
+  phone: string;
+  text: string;
+  createdAt: string;
 }
 
 /** The user's role list: gates personal and enterprise files. */

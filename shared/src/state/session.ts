@@ -27,7 +27,7 @@ import {
 
 const USER_FIELDS: Array<keyof UserInfo> = [
   'userId', 'userName', 'nickName', 'avatar', 'deptName', 'token', 'isTagAdmin', 'isDocAdmin',
-  'isLdapUser', 'allowBackendLogin', 'allowRepositoryLogin', 'isFlowAdmin',
+  'isLdapUser', 'allowBackendLogin', 'allowRepositoryLogin', 'isFlowAdmin', 'isAdmin',
 ];
 
 function pickUserInfo(source: Partial<UserInfo>, token: string): UserInfo {

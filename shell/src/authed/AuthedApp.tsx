@@ -24,6 +24,7 @@ import { NotFoundPage } from './NotFoundPage';
 import { ReadingOverlay } from './ReadingOverlay';
 
 const AccountPage = lazy(() => import('../account/AccountPage'));
+const AdminPage = lazy(() => import('../admin/AdminPage'));
 
 /** Loads home, menus and feature policy when they are not in the store yet. */
 function SessionLoader({ children }: { children: ReactNode }) {
@@ -118,6 +119,14 @@ export function AuthedRoutes() {
         element={
           <Suspense fallback={<Spin style={{ display: 'block', padding: 48 }} />}>
             <AccountPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="admin"
+        element={
+          <Suspense fallback={<Spin style={{ display: 'block', padding: 48 }} />}>
+            <AdminPage />
           </Suspense>
         }
       />

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useAtom } from 'jotai';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Avatar, Badge, Button, Dropdown, Layout, Menu } from 'antd';
+import ControlOutlined from '@ant-design/icons/ControlOutlined';
 import DownOutlined from '@ant-design/icons/DownOutlined';
 import LogoutOutlined from '@ant-design/icons/LogoutOutlined';
 import MenuFoldOutlined from '@ant-design/icons/MenuFoldOutlined';
@@ -12,14 +13,12 @@ import UnorderedListOutlined from '@ant-design/icons/UnorderedListOutlined';
 import SettingOutlined from '@ant-design/icons/SettingOutlined';
 import UserOutlined from '@ant-design/icons/UserOutlined';
 import {
-  APP_NAME,
   logout,
   Messages,
   useEnvConfig,
   useFeaturePolicy,
   useHome,
   useRoles,
-  useRuntimeConfig,
   useSimpleMode,
   useUserInfo,
   type RemoteMenuItem,
@@ -27,6 +26,7 @@ import {
 } from '@app/shared';
 import { isRemoteRegistered, loadRemoteMeta } from '../federation/remotes';
 import { useHomePath } from '../routing/helpers';
+import { useBranding, useProductName } from '../branding/branding';
 import { MenuIcon } from './icons';
 import {
   mainMenuItems,
@@ -80,7 +80,6 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const env = useEnvConfig();
   const user = useUserInfo();
   const simple = useSimpleMode();
-  const runtime = useRuntimeConfig();
   const homePath = useHomePath();
   const metas = useRemoteMetas(location.pathname);
   const [collapsed, setCollapsed] = useState(false);
@@ -143,7 +142,8 @@ export function MainLayout({ children }: { children: ReactNode }) {
     else if (!target && homePath) navigate(homePath);
   };
 
-  const appTitle = runtime?.appTitle || APP_NAME;
+  const appTitle = useProductName();
+  const branding = useBranding();
   const sectionKey: SectionKey | null = section;
 
   return (
@@ -171,22 +171,26 @@ export function MainLayout({ children }: { children: ReactNode }) {
           }}
           style={{ display: 'flex', alignItems: 'center', gap: 10, color: '#1f2329', textDecoration: 'none', flex: 'none' }}
         >
-          <span
-            aria-hidden="true"
-            style={{
-              width: 30,
-              height: 30,
-              borderRadius: 8,
-              background: 'linear-gradient(135deg,#1f6feb,#4c8dff)',
-              color: '#fff',
-              display: 'inline-flex',
-              alignItems: 'center',
-              justifyContent: 'center',
-              fontWeight: 600,
-            }}
-          >
-            {appTitle.slice(0, 1)}
-          </span>
+          {branding?.logo_Light ? (
+            <img src={branding.logo_Light} alt="" style={{ height: 30, maxWidth: 160, objectFit: 'contain' }} />
+          ) : (
+            <span
+              aria-hidden="true"
+              style={{
+                width: 30,
+                height: 30,
+                borderRadius: 8,
+                background: 'linear-gradient(135deg,#1f6feb,#4c8dff)',
+                color: '#fff',
+                display: 'inline-flex',
+                alignItems: 'center',
+                justifyContent: 'center',
+                fontWeight: 600,
+              }}
+            >
+              {appTitle.slice(0, 1)}
+            </span>
+          )}
           <span style={{ fontSize: 18, fontWeight: 600 }} data-testid="product-name">
             {appTitle}
           </span>
@@ -218,6 +222,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
           menu={{
             items: [
               { key: 'account', icon: <SettingOutlined />, label: '个人设置' },
+              ...(user?.isAdmin ? [{ key: 'admin', icon: <ControlOutlined />, label: '系统管理' }] : []),
               { key: 'errorLog', icon: <UnorderedListOutlined />, label: '错误日志' },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: Messages.logout },
@@ -226,6 +231,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
               if (key === 'logout') void logout();
               if (key === 'errorLog') navigate('/error-log/list');
               if (key === 'account') navigate('/account');
+              if (key === 'admin') navigate('/admin');
             },
           }}
         >

@@ -45,6 +45,7 @@ export const FIXED_ENTRIES: Record<SectionKey, RemoteMenuItem[]> = {
 export const SHELL_TITLES: Record<string, string> = {
   '/error-log/list': '错误日志',
   '/account': '个人设置',
+  '/admin': '系统管理',
   '/404': '页面不存在',
 };
 

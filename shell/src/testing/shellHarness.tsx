@@ -19,8 +19,10 @@ import {
   type FeaturePolicy,
   type HomeInfo,
   type RuntimeConfig,
+  type UserInfo,
 } from '@app/shared';
 import { ShellRoutes } from '../App';
+import { resetBrandingForTests } from '../branding/branding';
 import { resetRegisteredRemotes, resetRemoteMetaCache } from '../federation/remotes';
 import { resetLoadedMetas } from '../layout/MainLayout';
 import { tabsAtom } from '../layout/tabs/tabsState';
@@ -73,6 +75,8 @@ export function fakeApi(options: { home?: HomeInfo; policy?: FeaturePolicy; hand
       'GET /api/User/GlobalPolicies/FeaturePolicy': () => ok(options.policy ?? allOn),
       'GET /api/EnvironmentConfig': () => ok({ personalFolderName: '个人文件', publicFolderName: '企业文件' }),
       'GET /api/Client/Branding': () => ok({ systemName_Client: '云文档' }),
+      'GET /api/Client/Agreements/service': () => ok({ kind: 'service', title: '服务协议', content: '欢迎使用云文档。\n\n# 一、账号\n- 妥善保管密码', updatedAt: null }),
+      'GET /api/Client/Agreements/privacy': () => ok({ kind: 'privacy', title: '隐私政策', content: '云文档只收集必需的信息。', updatedAt: null }),
       'POST /api/login/quit': () => ok(null),
       ...options.handlers,
     },
@@ -108,6 +112,7 @@ export function resetShell(config: RuntimeConfig = fullConfig): void {
   sessionStorage.clear();
   setNotifier(null);
   appStore.set(tabsAtom, []);
+  resetBrandingForTests();
   appStore.set(runtimeConfigAtom, config);
   applyModeAndRemotes();
 }
@@ -124,11 +129,12 @@ export function renderShell(path: string) {
 }
 
 /** A signed-in 张三 with the given home and feature policy in the store. */
-export function signedIn(home = homeOf(), policy = allOn): void {
+export function signedIn(home = homeOf(), policy = allOn, user: Partial<UserInfo> = {}): void {
   setSession({
     userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '研发部', token: 'tok',
     isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
     isFlowAdmin: false, jwtId: 'jwt', passwordReset: false, totpBind: false, totpCode: false,
+    ...user,
   });
   appStore.set(homeAtom, home);
   appStore.set(rolesAtom, home.roles);

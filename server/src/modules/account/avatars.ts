@@ -4,12 +4,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
-import { badRequest } from '../../lib/errors';
+import { reencodeImage } from '../../lib/images';
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
 const SIZE = 256;
-const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
 export const AVATAR_TYPES_TEXT = '头像只能是 JPG、PNG、WebP 或 GIF 图片';
 
 export class AvatarStore {
@@ -22,23 +20,7 @@ export class AvatarStore {
 
   /** Re-encodes the picture and stores it; returns the new file's name. */
   async save(userId: number, bytes: Buffer): Promise<string> {
-    let meta: sharp.Metadata;
-    try {
-      meta = await sharp(bytes, { limitInputPixels: 40_000_000 }).metadata();
-    } catch {
-      throw badRequest(AVATAR_TYPES_TEXT);
-    }
-    if (!meta.format || !FORMATS.has(meta.format)) throw badRequest(AVATAR_TYPES_TEXT);
-    let webp: Buffer;
-    try {
-      webp = await sharp(bytes, { limitInputPixels: 40_000_000, animated: false })
-        .rotate()
-        .resize(SIZE, SIZE, { fit: 'cover', position: 'attention' })
-        .webp({ quality: 85 })
-        .toBuffer();
-    } catch {
-      throw badRequest('图片无法读取，文件可能已损坏');
-    }
+    const webp = await reencodeImage(bytes, { fit: 'cover', width: SIZE, height: SIZE, format: 'webp', typesText: AVATAR_TYPES_TEXT });
     await fs.promises.mkdir(this.dir, { recursive: true });
     const name = `${userId}-${crypto.randomBytes(8).toString('hex')}.webp`;
     const partial = path.join(this.dir, `${name}.${process.pid}.part`);

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { badRequest } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
+import { readFilePart } from '../../lib/upload-part';
 import { AVATAR_MAX_BYTES } from './avatars';
 import {
   AvatarResultSchema,
@@ -112,16 +112,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => {
-      if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传头像（字段 file）');
-      const part = await req.file();
-      if (!part || part.fieldname !== 'file') throw badRequest('缺少头像图片（表单字段 file）');
-      let bytes: Buffer;
-      try {
-        bytes = await part.toBuffer();
-      } catch {
-        throw badRequest('头像图片不能超过 5 MB');
-      }
-      if (part.file.truncated) throw badRequest('头像图片不能超过 5 MB');
+      const bytes = await readFilePart(req, {
+        notMultipart: '请以 multipart/form-data 上传头像（字段 file）',
+        missing: '缺少头像图片（表单字段 file）',
+        tooLarge: '头像图片不能超过 5 MB',
+      });
       return ok(await account.setAvatar(req.user(), bytes));
     },
   );

@@ -1,10 +1,12 @@
 // 云文档 administration calls.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
 import { FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
 import { DepartmentSchema, GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
 import {
   AdminUserSchema,
+  AdminUsersQuerySchema,
   UserTotpBodySchema,
   CreateDepartmentBodySchema,
   CreateUserBodySchema,
@@ -30,6 +32,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // refuse before the body is even looked at
   app.addHook('preValidation', async (req) => admin.assertAdmin(req.user()));
+
+  app.get(
+    '/Admin/Users',
+    {
+      schema: {
+        tags,
+        summary: '用户列表',
+        description: `按用户名排序，含已停用的用户；keyword 匹配用户名或昵称。${only}`,
+        querystring: AdminUsersQuerySchema,
+        response: { 200: Envelope(Type.Object({ data: Type.Array(AdminUserSchema), total: Type.Integer() })) },
+      },
+    },
+    async (req) => ok(await admin.listUsers(req.user(), req.query)),
+  );
 
   app.post(
     '/Admin/Users',

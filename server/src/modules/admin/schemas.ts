@@ -51,6 +51,13 @@ export const AdminUserSchema = Type.Object(
 );
 export type AdminUser = Static<typeof AdminUserSchema>;
 
+export const AdminUsersQuerySchema = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: '用户名或昵称中的文字' })),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
+export type AdminUsersQuery = Static<typeof AdminUsersQuerySchema>;
+
 export const ResetPasswordBodySchema = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 256, description: '新密码，须符合密码策略' }),
   mustChangePassword: Type.Optional(Type.Boolean({ description: '下次登录须修改密码（默认 true）' })),

@@ -12,9 +12,10 @@ import type { Credentials } from '../auth/credentials';
 import type { SettingsService } from '../settings/service';
 import { findUserById, updateUserFields } from '../users/repository';
 import { isSystemAdmin, type UsersService } from '../users/service';
-import { setUserDisabled } from './repository';
+import { listUsers, setUserDisabled } from './repository';
 import type {
   AdminUser,
+  AdminUsersQuery,
   CreateDepartmentBody,
   CreateUserBody,
   GroupBody,
@@ -59,6 +60,14 @@ export class AdminService {
     const user = id === null ? undefined : await findUserById(this.db, id);
     if (!user) throw notFound('用户不存在');
     return user;
+  }
+
+  /** Users by user name, disabled ones included, with what the security settings need. */
+  async listUsers(caller: UserRow, query: AdminUsersQuery): Promise<{ data: AdminUser[]; total: number }> {
+    this.assertAdmin(caller);
+    const pageSize = query.pageSize ?? 20;
+    const { rows, total } = await listUsers(this.db, query.keyword?.trim() ?? '', { offset: ((query.page ?? 1) - 1) * pageSize, limit: pageSize });
+    return { data: rows.map(toAdminUser), total };
   }
 
   async createUser(caller: UserRow, body: CreateUserBody): Promise<{ userId: string }> {

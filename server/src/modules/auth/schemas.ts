@@ -23,6 +23,7 @@ export const LoginResultSchema = Type.Object(
     allowBackendLogin: Type.Boolean(),
     allowRepositoryLogin: Type.Boolean(),
     isFlowAdmin: Type.Boolean(),
+    isAdmin: Type.Boolean({ description: '系统管理员（可进入系统管理）' }),
     jwtId: Type.String({ description: '同时写入 Cookie token' }),
     showGuide: Type.Boolean({ description: '首次登录时为 true' }),
     passwordReset: Type.Boolean(),

@@ -49,8 +49,8 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
 /** Preview: a watermark over enterprise files (docs/integration.md, "Preview"). */
 export const DEFAULT_PREVIEW_POLICY: PreviewPolicy = { watermark: true };
 
-/** The ferry keeps its own settings (ferry/settings.ts). */
-type OwnKey = Exclude<SettingKey, 'ferrySettings'>;
+/** The ferry (ferry/settings.ts) and the agreements (agreements/service.ts) keep their own settings. */
+type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy'>;
 
 const DEFAULTS: Record<OwnKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,
@@ -106,6 +106,12 @@ export class SettingsService {
 
   branding(): Promise<Branding> {
     return this.read<Branding>('branding');
+  }
+
+  async setBranding(branding: Branding): Promise<Branding> {
+    const clean = merge(DEFAULT_BRANDING, branding);
+    await writeSetting(this.db, 'branding', clean, Date.now());
+    return clean;
   }
 
   passwordPolicy(): Promise<PasswordPolicy> {

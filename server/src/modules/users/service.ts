@@ -42,6 +42,8 @@ export interface UserInfoFields {
   allowBackendLogin: boolean;
   allowRepositoryLogin: boolean;
   isFlowAdmin: boolean;
+  /** a system administrator: the shell offers 系统管理 */
+  isAdmin: boolean;
 }
 
 /** What an administrator may change on an account (undefined: unchanged). */
@@ -173,6 +175,7 @@ export class UsersService {
       allowBackendLogin: user.allow_backend_login === 1,
       allowRepositoryLogin: user.allow_repository_login === 1,
       isFlowAdmin: user.is_flow_admin === 1,
+      isAdmin: isSystemAdmin(user),
     };
   }
 }

@@ -3,16 +3,15 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   api,
-  APP_NAME,
   homePathOf,
   Messages,
   sessionStore,
   setSession,
   StorageKey,
   useRuntimeConfig,
-  type ClientBranding,
   type LoginResult,
 } from '@app/shared';
+import { useBranding, useProductName } from '../../branding/branding';
 import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
 import { PasswordResetStep, type StepProps } from './PasswordResetStep';
@@ -46,7 +45,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const runtime = useRuntimeConfig();
-  const [branding, setBranding] = useState<ClientBranding | null>(null);
+  const branding = useBranding();
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -57,16 +56,12 @@ export default function LoginPage() {
 
   useEffect(() => {
     mounted.current = true;
-    api
-      .getBranding({ errorMode: 'none' })
-      .then((b) => mounted.current && setBranding(b))
-      .catch(() => undefined);
     return () => {
       mounted.current = false;
     };
   }, []);
 
-  const productName = branding?.systemName_Client || runtime?.appTitle || APP_NAME;
+  const productName = useProductName();
   const dingtalk = runtime?.dingtalk ?? null;
 
   // back from DingTalk with a code: sign in with it (once; the query leaves the address bar)
@@ -146,6 +141,7 @@ export default function LoginPage() {
 
   return (
     <div className="yw-screen" style={background}>
+      {branding?.logo_Dark_Large ? <img className="yw-screen__mark" src={branding.logo_Dark_Large} alt="" /> : null}
       <main className="yw-card" aria-labelledby="login-title">
         <Brand name={productName} logo={branding?.logo_Light || undefined} />
         <p className="yw-subtitle" id="login-title">
