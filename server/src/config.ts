@@ -70,6 +70,10 @@ export interface DingTalkConfig {
   loginBase: string;
   /** DINGTALK_AUTO_CREATE: a DingTalk user matching no account gets one (default off) */
   autoCreate: boolean;
+  /** DINGTALK_LOGIN_MODE: `redirect` (default) sends the browser to DingTalk; `qr` shows DingTalk's QR code inside the login page */
+  loginMode: 'redirect' | 'qr';
+  /** DINGTALK_QR_SDK_URL: DingTalk's login script (DTFrameLogin) for the QR mode */
+  qrSdkUrl: string;
 }
 
 /** File preview (docs/integration.md, "Preview"). */
@@ -228,9 +232,13 @@ function loadDingTalkConfig(env: NodeJS.ProcessEnv): DingTalkConfig | null {
   };
   const autoText = (nonEmpty(env.DINGTALK_AUTO_CREATE) ?? 'false').toLowerCase();
   if (!['true', 'false', '1', '0'].includes(autoText)) throw new ConfigError(`环境变量 DINGTALK_AUTO_CREATE 的值 "${autoText}" 应为 true 或 false`);
+  const loginMode = (nonEmpty(env.DINGTALK_LOGIN_MODE) ?? 'redirect').toLowerCase();
+  if (loginMode !== 'redirect' && loginMode !== 'qr') throw new ConfigError(`环境变量 DINGTALK_LOGIN_MODE 的值 "${loginMode}" 应为 redirect 或 qr`);
   return {
     appKey,
     appSecret,
+    loginMode,
+    qrSdkUrl: base('DINGTALK_QR_SDK_URL', 'https://g.alicdn.com/dingding/h5-dingtalk-login/0.21.0/ddlogin.js'),
     apiBase: base('DINGTALK_API_BASE', 'https://api.dingtalk.com'),
     loginBase: base('DINGTALK_LOGIN_BASE', 'https://login.dingtalk.com'),
     autoCreate: autoText === 'true' || autoText === '1',

@@ -64,7 +64,17 @@ describe.each(databaseKinds())('web builds and runtime configuration (%s)', (kin
   test('with DingTalk configured, runtime-config.json tells the login page where to send the browser', async () => {
     const app = await server.restart({ DINGTALK_APP_KEY: 'dingappkey1', DINGTALK_APP_SECRET: 'secret-1', DINGTALK_LOGIN_BASE: 'https://login.example.com/' });
     const res = await call(app, 'GET', '/runtime-config.json');
-    expect(res.body.dingtalk).toEqual({ appId: 'dingappkey1', authorizeUrl: 'https://login.example.com/oauth2/auth' });
+    expect(res.body.dingtalk).toEqual({ appId: 'dingappkey1', authorizeUrl: 'https://login.example.com/oauth2/auth', mode: 'redirect' });
+
+    // the QR mode names DingTalk's login script as well
+    const qr = await server.restart({ DINGTALK_APP_KEY: 'dingappkey1', DINGTALK_APP_SECRET: 'secret-1', DINGTALK_LOGIN_MODE: 'QR' });
+    expect((await call(qr, 'GET', '/runtime-config.json')).body.dingtalk).toEqual({
+      appId: 'dingappkey1',
+      authorizeUrl: 'https://login.dingtalk.com/oauth2/auth',
+      mode: 'qr',
+      sdkUrl: 'https://g.alicdn.com/dingding/h5-dingtalk-login/0.21.0/ddlogin.js',
+    });
+    await expect(server.restart({ DINGTALK_APP_KEY: 'k', DINGTALK_APP_SECRET: 's', DINGTALK_LOGIN_MODE: 'popup' })).rejects.toThrow('DINGTALK_LOGIN_MODE 的值 "popup" 应为 redirect 或 qr');
   });
 
   test('runtime-config.json in simple mode lists only the ferry remote', async () => {

@@ -319,7 +319,7 @@ export interface RuntimeConfig {
   workflowFileNumber: number;
   remotes: RemoteEntry[];
   /** DingTalk sign-in, when the server has it configured */
-  dingtalk?: { appId: string; authorizeUrl: string } | null;
+  dingtalk?: { appId: string; authorizeUrl: string; /** redirect (default): to DingTalk and back; qr: DingTalk's QR code inside the login page */ mode?: 'redirect' | 'qr'; /** qr: the address of DingTalk's login script (DTFrameLogin) */ sdkUrl?: string } | null;
 }
 
 /** One side-menu entry that a remote publishes in its `./meta` module. */

@@ -31,7 +31,9 @@ describe('validateRuntimeConfig', () => {
 
   it('keeps the DingTalk sign-in when it is given', () => {
     const r = validateRuntimeConfig({ ...good, dingtalk: { appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth' } });
-    expect(r.ok && r.config.dingtalk).toEqual({ appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth' });
+    expect(r.ok && r.config.dingtalk).toEqual({ appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth', mode: 'redirect' });
+    const qr = validateRuntimeConfig({ ...good, dingtalk: { appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth', mode: 'qr', sdkUrl: 'https://cdn.example.com/ddlogin.js' } });
+    expect(qr.ok && qr.config.dingtalk).toEqual({ appId: 'dingkey', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth', mode: 'qr', sdkUrl: 'https://cdn.example.com/ddlogin.js' });
   });
 
   it.each([
@@ -44,6 +46,8 @@ describe('validateRuntimeConfig', () => {
     ['a wrong type', { ...good, apiUrlPrefix: 5 }, 'apiUrlPrefix 应为字符串'],
     ['a bad number', { ...good, workflowFileNumber: -1 }, 'workflowFileNumber 应为非负整数'],
     ['a DingTalk entry without its address', { ...good, dingtalk: { appId: 'k', authorizeUrl: 'javascript:alert(1)' } }, 'dingtalk 应包含 appId 与 http(s) 地址 authorizeUrl'],
+    ['an unknown DingTalk mode', { ...good, dingtalk: { appId: 'k', authorizeUrl: 'https://l/x', mode: 'popup' } }, 'dingtalk.mode 只能是 redirect 或 qr'],
+    ['the QR mode without its script', { ...good, dingtalk: { appId: 'k', authorizeUrl: 'https://l/x', mode: 'qr' } }, 'dingtalk.mode 为 qr 时应给出钉钉登录脚本的 http(s) 地址 sdkUrl'],
   ])('rejects %s with a Chinese reason', (_name, doc, reason) => {
     const r = validateRuntimeConfig(doc);
     expect(r.ok).toBe(false);

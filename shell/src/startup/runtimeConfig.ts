@@ -71,11 +71,15 @@ export function validateRuntimeConfig(doc: unknown): ValidationResult {
   let dingtalk: RuntimeConfig['dingtalk'] = null;
   const dt = (doc as { dingtalk?: unknown }).dingtalk;
   if (dt !== undefined && dt !== null) {
-    const { appId, authorizeUrl } = dt as { appId?: unknown; authorizeUrl?: unknown };
+    const { appId, authorizeUrl, mode, sdkUrl } = dt as { appId?: unknown; authorizeUrl?: unknown; mode?: unknown; sdkUrl?: unknown };
     if (typeof appId !== 'string' || !appId || typeof authorizeUrl !== 'string' || !/^https?:\/\//.test(authorizeUrl)) {
       errors.push('dingtalk 应包含 appId 与 http(s) 地址 authorizeUrl');
+    } else if (mode !== undefined && mode !== 'redirect' && mode !== 'qr') {
+      errors.push('dingtalk.mode 只能是 redirect 或 qr');
+    } else if (mode === 'qr' && (typeof sdkUrl !== 'string' || !/^https?:\/\//.test(sdkUrl))) {
+      errors.push('dingtalk.mode 为 qr 时应给出钉钉登录脚本的 http(s) 地址 sdkUrl');
     } else {
-      dingtalk = { appId, authorizeUrl };
+      dingtalk = { appId, authorizeUrl, mode: mode ?? 'redirect', ...(mode === 'qr' ? { sdkUrl: sdkUrl as string } : {}) };
     }
   }
 

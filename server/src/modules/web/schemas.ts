@@ -22,7 +22,15 @@ export const RuntimeConfigSchema = Type.Object(
     workflowFileNumber: Type.Integer(),
     remotes: Type.Array(RemoteEntrySchema),
     dingtalk: Type.Union(
-      [Type.Object({ appId: Type.String(), authorizeUrl: Type.String({ description: '浏览器前往登录的钉钉地址' }) }), Type.Null()],
+      [
+        Type.Object({
+          appId: Type.String(),
+          authorizeUrl: Type.String({ description: '浏览器前往登录的钉钉地址' }),
+          mode: Type.Union([Type.Literal('redirect'), Type.Literal('qr')], { description: 'redirect：跳转到钉钉登录；qr：在登录页内显示钉钉扫码' }),
+          sdkUrl: Type.Optional(Type.String({ description: 'qr 时：钉钉登录脚本（DTFrameLogin）的地址' })),
+        }),
+        Type.Null(),
+      ],
       { description: '启用钉钉登录时给出，登录页据此显示“钉钉登录”' },
     ),
   },

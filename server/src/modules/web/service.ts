@@ -89,7 +89,14 @@ export class WebService {
       workflowFileNumber: WORKFLOW_FILE_NUMBER,
       remotes: names.map((name) => ({ name, entry: this.config.remoteUrls[name] ?? `/remotes/${name}/mf-manifest.json` })),
       // the login page's 钉钉登录 button (docs/integration.md, "DingTalk")
-      dingtalk: this.config.dingtalk ? { appId: this.config.dingtalk.appKey, authorizeUrl: `${this.config.dingtalk.loginBase}/oauth2/auth` } : null,
+      dingtalk: this.config.dingtalk
+        ? {
+            appId: this.config.dingtalk.appKey,
+            authorizeUrl: `${this.config.dingtalk.loginBase}/oauth2/auth`,
+            mode: this.config.dingtalk.loginMode,
+            ...(this.config.dingtalk.loginMode === 'qr' ? { sdkUrl: this.config.dingtalk.qrSdkUrl } : {}),
+          }
+        : null,
     };
   }
 

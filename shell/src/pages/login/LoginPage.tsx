@@ -17,6 +17,7 @@ import { Brand } from '../public/Brand';
 import { PasswordResetStep, type StepProps } from './PasswordResetStep';
 import { browserExit } from './browserExit';
 import { dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
+import { DingtalkQrPanel } from './DingtalkQrPanel';
 import { errorText } from './stepSubmit';
 import { TotpBindStep } from './TotpBindStep';
 import { TotpCodeStep } from './TotpCodeStep';
@@ -64,6 +65,24 @@ export default function LoginPage() {
   const productName = useProductName();
   const dingtalk = runtime?.dingtalk ?? null;
 
+  /** 钉钉扫码 shown in the page (DINGTALK_LOGIN_MODE=qr) */
+  const [qrOpen, setQrOpen] = useState(false);
+
+  /** Signs in with the code DingTalk handed back, when its state is the one this tab sent. */
+  function signInWithDingtalk(back: NonNullable<ReturnType<typeof dingtalkReturn>>, appId: string) {
+    if (!back.ok) {
+      setError('钉钉登录已失效，请重新点击“钉钉登录”');
+      return;
+    }
+    setError('');
+    setLoading(true);
+    api
+      .loginWithDingtalk(back.code, appId, { errorMode: 'none' })
+      .then((result) => finish(result, back.authorize))
+      .catch((err: unknown) => mounted.current && setError(errorText(err)))
+      .finally(() => mounted.current && setLoading(false));
+  }
+
   // back from DingTalk with a code: sign in with it (once; the query leaves the address bar)
   const returned = useRef(false);
   useEffect(() => {
@@ -72,16 +91,7 @@ export default function LoginPage() {
     if (!back) return;
     returned.current = true;
     navigate(back.authorize ? `/login?authorize=${encodeURIComponent(back.authorize)}` : '/login', { replace: true });
-    if (!back.ok) {
-      setError('钉钉登录已失效，请重新点击“钉钉登录”');
-      return;
-    }
-    setLoading(true);
-    api
-      .loginWithDingtalk(back.code, dingtalk.appId, { errorMode: 'none' })
-      .then((result) => finish(result, back.authorize))
-      .catch((err: unknown) => mounted.current && setError(errorText(err)))
-      .finally(() => mounted.current && setLoading(false));
+    signInWithDingtalk(back, dingtalk.appId);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dingtalk]);
 
@@ -194,12 +204,29 @@ export default function LoginPage() {
           </button>
         </form>
         )}
-        {dingtalk && !step ? (
+        {dingtalk && !step && qrOpen ? (
+          <DingtalkQrPanel
+            dingtalk={dingtalk}
+            authorize={params.get('authorize')}
+            onCode={(code, state) => {
+              setQrOpen(false);
+              const back = dingtalkReturn(new URLSearchParams({ authCode: code, state }));
+              if (back) signInWithDingtalk(back, dingtalk.appId);
+            }}
+            onError={(message) => {
+              setQrOpen(false);
+              setError(message);
+            }}
+            onClose={() => setQrOpen(false)}
+          />
+        ) : dingtalk && !step ? (
           <button
             type="button"
             className="yw-button yw-button--ghost yw-button--dingtalk"
             disabled={loading}
-            onClick={() => browserExit.leaveFor(dingtalkSignInUrl(dingtalk, params.get('authorize')))}
+            onClick={() =>
+              dingtalk.mode === 'qr' ? setQrOpen(true) : browserExit.leaveFor(dingtalkSignInUrl(dingtalk, params.get('authorize')))
+            }
           >
             钉钉登录
           </button>

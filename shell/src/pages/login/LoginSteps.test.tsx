@@ -5,6 +5,7 @@ import { fakeModules } from '../../testing/fakeRemotes';
 import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { browserExit } from './browserExit';
+import { resetDingtalkSdkForTests } from './DingtalkQrPanel';
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
@@ -199,6 +200,81 @@ describe('钉钉登录', () => {
     expect(api.calls).not.toContain('POST /api/login/LoginWithDingtalk');
     expect(location()).toBe('/login');
     expect(appStore.get(tokenAtom)).toBeNull();
+  });
+
+  describe('in the QR mode', () => {
+    const withQr = {
+      ...fullConfig,
+      dingtalk: { appId: 'dingapp', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth', mode: 'qr' as const, sdkUrl: 'https://cdn.example.com/ddlogin.js' },
+    };
+    type Draw = (frame: { id: string }, params: Record<string, string>, ok: (r: { authCode: string; state: string; redirectUrl: string }) => void, fail: (m: string) => void) => void;
+    afterEach(() => resetDingtalkSdkForTests());
+
+    it('draws DingTalk’s QR code in the page and signs in with the code it hands back; a foreign state signs nobody in', async () => {
+      resetShell(withQr);
+      const drawn: { frame: { id: string }; params: Record<string, string>; ok: Parameters<Draw>[2] }[] = [];
+      // DingTalk's script (it cannot be fetched here): records what the page asks it to draw
+      (window as unknown as { DTFrameLogin: Draw }).DTFrameLogin = (frame, params, ok) => drawn.push({ frame, params, ok });
+      const leave = jest.spyOn(browserExit, 'leaveFor').mockImplementation(() => undefined);
+      const sent: unknown[] = [];
+      fakeApi({
+        home: homeOf(),
+        policy: allOn,
+        handlers: {
+          'POST /api/login/LoginWithDingtalk': (config) => {
+            sent.push(config.params);
+            return envelope(session);
+          },
+        },
+      });
+      try {
+        const user = userEvent.setup();
+        renderShell('/login');
+        await user.click(await screen.findByRole('button', { name: '钉钉登录' }));
+        expect(await screen.findByRole('region', { name: '钉钉扫码登录' })).toHaveTextContent('请使用钉钉扫描二维码登录');
+        expect(leave).not.toHaveBeenCalled();
+        await waitFor(() => expect(drawn).toHaveLength(1));
+        expect(document.getElementById(drawn[0].frame.id)).not.toBeNull();
+        expect(drawn[0].params).toMatchObject({
+          client_id: 'dingapp', response_type: 'code', scope: 'openid', prompt: 'consent',
+          redirect_uri: encodeURIComponent(`${window.location.origin}/login`),
+        });
+        const state = drawn[0].params.state;
+        expect(state).toMatch(/^[0-9a-f]{32}$/);
+
+        // a code with another state (not this tab's): refused, nothing sent
+        drawn[0].ok({ authCode: 'dt-forged', state: 'f'.repeat(32), redirectUrl: '' });
+        await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('钉钉登录已失效'));
+        expect(sent).toEqual([]);
+
+        // again, with the state the page gave
+        await user.click(screen.getByRole('button', { name: '钉钉登录' }));
+        await waitFor(() => expect(drawn).toHaveLength(2));
+        drawn[1].ok({ authCode: 'dt-code-qr', state: drawn[1].params.state, redirectUrl: '' });
+        await waitFor(() => expect(appStore.get(tokenAtom)).toBe('new-token'));
+        expect(sent).toEqual([{ code: 'dt-code-qr', appId: 'dingapp' }]);
+      } finally {
+        leave.mockRestore();
+      }
+    });
+
+    it('says so when DingTalk’s script cannot be loaded, and the password form stays', async () => {
+      resetShell(withQr);
+      fakeApi();
+      const user = userEvent.setup();
+      renderShell('/login');
+      await user.click(await screen.findByRole('button', { name: '钉钉登录' }));
+      const script = await waitFor(() => {
+        const el = document.head.querySelector('script[src="https://cdn.example.com/ddlogin.js"]');
+        expect(el).not.toBeNull();
+        return el as HTMLScriptElement;
+      });
+      script.dispatchEvent(new Event('error'));
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('钉钉扫码组件加载失败'));
+      expect(screen.queryByRole('region', { name: '钉钉扫码登录' })).toBeNull();
+      expect(screen.getByPlaceholderText('请输入用户名')).toBeInTheDocument();
+      expect(document.head.querySelector('script[src="https://cdn.example.com/ddlogin.js"]')).toBeNull();
+    });
   });
 
   it('no button without DingTalk in the configuration', async () => {

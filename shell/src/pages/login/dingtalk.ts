@@ -8,18 +8,22 @@ interface Pending {
   authorize: string | null;
 }
 
-export function dingtalkSignInUrl(dingtalk: { appId: string; authorizeUrl: string }, authorize: string | null): string {
+/** The query DingTalk's sign-in needs, with a fresh state kept in session storage (with the authorize query, if any). */
+export function dingtalkRequest(dingtalk: { appId: string }, authorize: string | null): Record<string, string> {
   const state = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   sessionStore.set<Pending>(StorageKey.DingTalkState, { state, authorize });
-  const q = new URLSearchParams({
+  return {
     redirect_uri: `${window.location.origin}/login`,
     response_type: 'code',
     client_id: dingtalk.appId,
     scope: 'openid',
     state,
     prompt: 'consent',
-  });
-  return `${dingtalk.authorizeUrl}?${q.toString()}`;
+  };
+}
+
+export function dingtalkSignInUrl(dingtalk: { appId: string; authorizeUrl: string }, authorize: string | null): string {
+  return `${dingtalk.authorizeUrl}?${new URLSearchParams(dingtalkRequest(dingtalk, authorize)).toString()}`;
 }
 
 /**
