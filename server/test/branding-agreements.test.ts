@@ -137,6 +137,29 @@ describe.each(databaseKinds())('branding, agreements and the user list (%s)', (k
     expectError(await call(app(), 'GET', '/api/Admin/Users', { token: a.token }), 403, '只有系统管理员');
   });
 
+  test('an administrator renames the two spaces: the roots show the new names at once; bad names change nothing', async () => {
+    const user = await userWithToken(app(), adminToken);
+    const saved = await ok(app(), 'PUT', '/api/Admin/EnvironmentConfig', { token: adminToken, body: { personalFolderName: ' 我的文档 ', publicFolderName: '集团文件' } });
+    expect(saved).toEqual({ personalFolderName: '我的文档', publicFolderName: '集团文件' });
+    expect(await ok(app(), 'GET', '/api/EnvironmentConfig')).toEqual(saved);
+    const [personal] = await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: user.token });
+    expect(personal.name).toBe('我的文档');
+    const [enterprise] = await ok(app(), 'GET', '/api/User/Folders/Public/RootFolders', { token: user.token });
+    expect(enterprise.name).toBe('集团文件');
+
+    for (const [body, message] of [
+      [{ personalFolderName: '  ', publicFolderName: '集团文件' }, '请输入个人空间的名称'],
+      [{ personalFolderName: '我的文档', publicFolderName: '企'.repeat(21) }, '企业空间的名称不能超过 20 个字符'],
+      [{ personalFolderName: '我的/文档', publicFolderName: '集团文件' }, '个人空间的名称不能包含'],
+      [{ personalFolderName: '文件', publicFolderName: '文件' }, '个人空间与企业空间的名称不能相同'],
+    ] as const) {
+      expectError(await call(app(), 'PUT', '/api/Admin/EnvironmentConfig', { token: adminToken, body }), 400, message);
+    }
+    expectError(await call(app(), 'PUT', '/api/Admin/EnvironmentConfig', { token: user.token, body: { personalFolderName: 'a', publicFolderName: 'b' } }), 403, '只有系统管理员');
+    expect(await ok(app(), 'GET', '/api/EnvironmentConfig')).toEqual(saved);
+    await ok(app(), 'PUT', '/api/Admin/EnvironmentConfig', { token: adminToken, body: { personalFolderName: '个人文件', publicFolderName: '企业文件' } });
+  });
+
   test('the sign-in answer says who is a system administrator', async () => {
     expect((await login(app())).isAdmin).toBe(true);
     const user = await userWithToken(app(), adminToken);

@@ -148,6 +148,7 @@ export const api = {
   getOAuthClients: (config?: HttpConfig) => http.get<OAuthClient[]>('/Admin/Clients', config),
   registerOAuthClient: (body: { name: string; redirectUris: string[] }, config?: HttpConfig) => http.post<OAuthClient>('/Admin/Clients', body, config),
   removeOAuthClient: (clientId: string, config?: HttpConfig) => http.delete<null>(`/Admin/Clients/${seg(clientId)}`, config),
+  setEnvironmentConfig: (body: EnvironmentConfig, config?: HttpConfig) => http.put<EnvironmentConfig>('/Admin/EnvironmentConfig', body, config),
   setBrandingName: (systemName: string, config?: HttpConfig) =>
     http.put<ClientBranding>('/Admin/Branding', { systemName_Client: systemName }, config),
   setBrandingImage: (kind: BrandingImageKind, file: Blob, config?: HttpConfig) => {

@@ -5,6 +5,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loadRemote } from '@module-federation/enhanced/runtime';
+import { appStore, envConfigAtom } from '@app/shared';
 import { fakeModules } from '../testing/fakeRemotes';
 import { fakeApi, homeOf, allOn, renderShell, resetShell, signedIn } from '../testing/shellHarness';
 
@@ -217,11 +218,16 @@ it('registers a client with its callback addresses and removes it', async () => 
   expect(await screen.findByText('还没有登记客户端')).toBeInTheDocument();
 });
 
-it('sets the system name and a logo: the menu bar shows them at once', async () => {
+it('sets the system name and a logo (the menu bar shows them at once) and renames the spaces', async () => {
   let branding = { systemName_Client: '云文档', favroiteIcon: '', login_Background: '', logo_Dark: '', logo_Dark_Large: '', logo_Light: '' };
   const uploads: string[] = [];
+  const envBodies: unknown[] = [];
   fakeApi({
     handlers: {
+      'PUT /api/Admin/EnvironmentConfig': (config) => {
+        envBodies.push(body(config));
+        return envelope(body(config));
+      },
       'GET /api/Client/Branding': () => envelope(branding),
       'PUT /api/Admin/Branding': (config) => {
         branding = { ...branding, systemName_Client: body(config).systemName_Client };
@@ -251,6 +257,14 @@ it('sets the system name and a logo: the menu bar shows them at once', async () 
   expect(uploads).toEqual(['file']);
   // the menu bar's mark is the logo now
   expect(document.querySelector('header img')).toHaveAttribute('src', '/api/Client/Branding/Images/logoLight-0123456789abcdef.webp');
+
+  // the spaces' names
+  expect(screen.getByRole('button', { name: '保存名称' })).toBeDisabled();
+  fireEvent.change(screen.getByLabelText('个人空间名称'), { target: { value: '我的文档' } });
+  await user.click(screen.getByRole('button', { name: '保存名称' }));
+  await waitFor(() => expect(appStore.get(envConfigAtom)).toEqual({ personalFolderName: '我的文档', publicFolderName: '企业文件' }));
+  expect(envBodies).toEqual([{ personalFolderName: '我的文档', publicFolderName: '企业文件' }]);
+  expect(await screen.findByText('空间名称已保存')).toBeInTheDocument();
 });
 
 it('edits an agreement with a live preview and brings the built-in text back', async () => {

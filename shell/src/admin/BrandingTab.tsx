@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { App as AntApp, Button, Card, Empty, Input, Space, Typography, Upload } from 'antd';
 import { useAtomValue } from 'jotai';
-import { api, notify, type BrandingImageKind, type ClientBranding } from '@app/shared';
+import { api, appStore, envConfigAtom, notify, useEnvConfig, type BrandingImageKind, type ClientBranding, type EnvironmentConfig } from '@app/shared';
 import { applyBranding, brandingAtom, loadBranding } from '../branding/branding';
 
 const IMAGES: { kind: BrandingImageKind; field: Exclude<keyof ClientBranding, 'systemName_Client'>; title: string; hint: string; dark?: boolean }[] = [
@@ -13,6 +13,39 @@ const IMAGES: { kind: BrandingImageKind; field: Exclude<keyof ClientBranding, 's
   { kind: 'logoDarkLarge', field: 'logo_Dark_Large', title: '深色背景大 Logo', hint: '登录页左上角，压在背景图上；缩放到 960×240 以内', dark: true },
   { kind: 'logoDark', field: 'logo_Dark', title: '深色背景 Logo', hint: '供深色界面的客户端使用；缩放到 480×96 以内', dark: true },
 ];
+
+/** The names the roots of the two spaces show (menus, breadcrumbs, downloads). */
+function SpaceNamesCard() {
+  const current = useEnvConfig();
+  const [names, setNames] = useState<EnvironmentConfig | null>(null);
+  const [saving, setSaving] = useState(false);
+  const shown = names ?? current;
+  const save = async () => {
+    setSaving(true);
+    try {
+      appStore.set(envConfigAtom, await api.setEnvironmentConfig(shown));
+      setNames(null);
+      notify.success('空间名称已保存');
+    } catch {
+      /* shown by the http client */
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Card size="small" title="空间名称">
+      <Space wrap align="center">
+        <span>个人空间</span>
+        <Input aria-label="个人空间名称" style={{ width: 180 }} maxLength={20} value={shown.personalFolderName} onChange={(e) => setNames({ ...shown, personalFolderName: e.target.value })} />
+        <span>企业空间</span>
+        <Input aria-label="企业空间名称" style={{ width: 180 }} maxLength={20} value={shown.publicFolderName} onChange={(e) => setNames({ ...shown, publicFolderName: e.target.value })} />
+        <Button type="primary" loading={saving} disabled={names === null} onClick={() => void save()}>
+          保存名称
+        </Button>
+      </Space>
+    </Card>
+  );
+}
 
 export function BrandingTab() {
   const { modal } = AntApp.useApp();
@@ -56,6 +89,7 @@ export function BrandingTab() {
           显示在登录页、顶部菜单栏和浏览器标题上。
         </Typography.Paragraph>
       </Card>
+      <SpaceNamesCard />
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(320px, 1fr))', gap: 16 }}>
         {IMAGES.map((img) => {
           const url = branding[img.field];

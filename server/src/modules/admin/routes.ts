@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
-import { FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
+import { EnvironmentConfigSchema, FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
 import { DepartmentSchema, GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
 import {
   AdminUserSchema,
@@ -275,6 +275,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await admin.setGroupMembers(req.user(), req.params.id, req.body)),
+  );
+
+  app.put(
+    '/Admin/EnvironmentConfig',
+    {
+      schema: {
+        tags,
+        summary: '设置空间名称',
+        description: `个人空间与企业空间根目录显示的名称，各 1–20 个字符，不能相同。${only}`,
+        body: EnvironmentConfigSchema,
+        response: { 200: Envelope(EnvironmentConfigSchema) },
+      },
+    },
+    async (req) => ok(await admin.updateEnvironmentConfig(req.user(), req.body)),
   );
 
   app.put(

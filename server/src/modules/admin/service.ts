@@ -7,7 +7,7 @@ import { revokeSessionsOfUser } from '../auth/repository';
 import type { AuthService } from '../auth/service';
 import type { Department, Group } from '../organizations/schemas';
 import type { OrganizationsService } from '../organizations/service';
-import type { FeaturePolicy, PasswordPolicy } from '../settings/schemas';
+import type { EnvironmentConfig, FeaturePolicy, PasswordPolicy } from '../settings/schemas';
 import type { Credentials } from '../auth/credentials';
 import type { SettingsService } from '../settings/service';
 import { findUserById, updateUserFields } from '../users/repository';
@@ -202,6 +202,11 @@ export class AdminService {
   async setGroupMembers(caller: UserRow, idText: string, body: GroupMembersBody): Promise<Group> {
     this.assertAdmin(caller);
     return this.organizations.setGroupMembers(idText, body);
+  }
+
+  async updateEnvironmentConfig(caller: UserRow, config: EnvironmentConfig): Promise<EnvironmentConfig> {
+    this.assertAdmin(caller);
+    return this.settings.setEnvironmentConfig(config);
   }
 
   async updateFeaturePolicy(caller: UserRow, policy: FeaturePolicy): Promise<FeaturePolicy> {

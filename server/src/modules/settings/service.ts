@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Mode } from '../../config';
 import type { Database, UserRow } from '../../db/types';
+import { badRequest } from '../../lib/errors';
 import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
 import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, PreviewPolicy, UploadPolicy, UploadPolicyBody } from './schemas';
 
@@ -102,6 +103,22 @@ export class SettingsService {
 
   environmentConfig(): Promise<EnvironmentConfig> {
     return this.read<EnvironmentConfig>('environmentConfig');
+  }
+
+  /** The names the two spaces' roots show (they are read at every listing, so a change shows at once). */
+  async setEnvironmentConfig(config: EnvironmentConfig): Promise<EnvironmentConfig> {
+    const clean = { personalFolderName: config.personalFolderName.trim(), publicFolderName: config.publicFolderName.trim() };
+    for (const [name, what] of [
+      [clean.personalFolderName, '个人空间'],
+      [clean.publicFolderName, '企业空间'],
+    ]) {
+      if (!name) throw badRequest(`请输入${what}的名称`);
+      if ([...name].length > 20) throw badRequest(`${what}的名称不能超过 20 个字符`);
+      if (/[\\/:*?"<>|]/.test(name)) throw badRequest(`${what}的名称不能包含 \\ / : * ? " < > |`);
+    }
+    if (clean.personalFolderName === clean.publicFolderName) throw badRequest('个人空间与企业空间的名称不能相同');
+    await writeSetting(this.db, 'environmentConfig', clean, Date.now());
+    return clean;
   }
 
   branding(): Promise<Branding> {
