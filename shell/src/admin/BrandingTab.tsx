@@ -109,7 +109,7 @@ export function BrandingTab() {
                 {url ? (
                   <img src={url} alt={img.title} style={{ maxWidth: '100%', maxHeight: 110, objectFit: 'contain' }} />
                 ) : (
-                  <Typography.Text type="secondary">使用默认</Typography.Text>
+                  <Typography.Text style={{ color: img.dark ? 'rgba(255,255,255,0.65)' : 'rgba(0,0,0,0.45)' }}>使用默认</Typography.Text>
                 )}
               </div>
               <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
