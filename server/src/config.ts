@@ -86,6 +86,8 @@ export interface PreviewConfig {
   timeoutMs: number;
   /** PREVIEW_POLL_MS: how often queued conversions are looked for (default 1000; 0 stops the converter of this instance) */
   pollMs: number;
+  /** PREVIEW_SWEEP_MS: how often previews of contents no file holds any more are removed (default 3600000; 0: never, in this instance) */
+  sweepMs: number;
 }
 
 /** A zone this deployment may send to, and how packages get there. */
@@ -265,6 +267,7 @@ function loadPreviewConfig(env: NodeJS.ProcessEnv): PreviewConfig {
     workers: integerSetting(env, 'PREVIEW_WORKERS', 2, 1, 8),
     timeoutMs: integerSetting(env, 'PREVIEW_TIMEOUT_MS', 120_000, 5_000, 3_600_000),
     pollMs: integerSetting(env, 'PREVIEW_POLL_MS', 1000, 100, 3_600_000, true),
+    sweepMs: integerSetting(env, 'PREVIEW_SWEEP_MS', 3_600_000, 60_000, 7 * 24 * 3_600_000, true),
   };
 }
 

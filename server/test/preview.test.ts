@@ -139,6 +139,49 @@ describe.each(databaseKinds())('preview (%s)', (kind) => {
     expect((await call(app(), 'GET', `/api/User/Preview/${(await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '说明2.txt', 'x')).id}/Thumbnail`, { token: owner.token })).status).toBe(400);
   }, 60_000);
 
+  test('the sweep removes what was made of contents no file holds any more, and nothing else', async () => {
+    const picture = async (seed: number) =>
+      sharp(crypto.createHash('sha256').update(`sweep-${seed}-${kind}`).digest().subarray(0, 27), { raw: { width: 3, height: 3, channels: 3 } })
+        .resize(300, 200)
+        .png()
+        .toBuffer();
+    const gone = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '将被清理.png', await picture(1));
+    const kept = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '保留.png', await picture(2));
+    for (const f of [gone, kept]) expect((await raw(app(), 'GET', `/api/User/Preview/${f.id}/Thumbnail`, { token: owner.token })).status).toBe(200);
+    const keyOf = async (f: { versionId: string | null }) => {
+      const v = await app().db.selectFrom('file_versions').select(['md5', 'size']).where('id', '=', Number(f.versionId)).executeTakeFirstOrThrow();
+      return `thumb:${v.md5}-${Number(v.size)}`;
+    };
+    // the keys are read now: purging the file removes its versions
+    const keys = new Map<typeof gone, string>();
+    for (const f of [gone, kept]) keys.set(f, await keyOf(f));
+    const rowOf = (f: typeof gone) =>
+      app().db.selectFrom('preview_conversions').select(['status', 'output']).where('content_key', '=', keys.get(f)!).executeTakeFirst();
+    const goneRow = (await rowOf(gone))!;
+    const goneFile = path.join(server.config.dataDir, 'previews', goneRow.output);
+    expect(fs.existsSync(goneFile)).toBe(true);
+    const conversions = app().services.preview.conversions;
+
+    // in the recycle bin the content is still held: nothing goes
+    await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [gone.id] });
+    await conversions.sweep();
+    expect(await rowOf(gone)).toMatchObject({ status: 'done' });
+    // purged: its thumbnail goes (row and file); the other file's stays; small batches walk every row
+    expect((await call(app(), 'DELETE', '/api/User/Recycle', { token: owner.token, body: [gone.id] })).body.result).toEqual({ purged: 1 });
+    expect(await conversions.sweep(2)).toBeGreaterThanOrEqual(1);
+    expect(await rowOf(gone)).toBeUndefined();
+    expect(fs.existsSync(goneFile)).toBe(false);
+    const keptRow = (await rowOf(kept))!;
+    expect(keptRow.status).toBe('done');
+    expect(fs.existsSync(path.join(server.config.dataDir, 'previews', keptRow.output))).toBe(true);
+
+    // the same content uploaded again: its thumbnail is made again
+    const back = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '又传了一次.png', await picture(1));
+    expect((await raw(app(), 'GET', `/api/User/Preview/${back.id}/Thumbnail`, { token: owner.token })).status).toBe(200);
+    expect(await keyOf(back)).toBe(keys.get(gone));
+    expect(await rowOf(gone)).toMatchObject({ status: 'done' });
+  }, 60_000);
+
   test('nobody else, and no one without a session, previews a personal file', async () => {
     const mine = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '私人照片.png', PNG);
     expectError(await create(outsider.token, { fileId: mine.id }), 404, 404);

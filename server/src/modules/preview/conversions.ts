@@ -48,6 +48,18 @@ export type ConversionState =
 
 type Job = { content_key: string; kind: DerivedKind; blob_id: number; extension: string; attempts: number };
 
+/** The MD5 and size a key (`kind:md5-size`) names, or null for a key of another shape. */
+function contentOf(key: string): { md5: string; size: number } | null {
+  const m = /^[a-z]+:([0-9a-f]{32})-(\d+)$/.exec(key);
+  return m ? { md5: m[1], size: Number(m[2]) } : null;
+}
+
+function chunks<T>(list: T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += n) out.push(list.slice(i, i + n));
+  return out;
+}
+
 export class PreviewConversions {
   private readonly running: Record<DerivedKind, number> = { pdf: 0, thumb: 0, view: 0 };
   private stopped = false;
@@ -147,6 +159,56 @@ export class PreviewConversions {
         this.active.add(run);
       }
     }
+  }
+
+  /**
+   * Removes what was made of contents no file holds any more (their blobs are gone): the rows
+   * and the stored PDFs and pictures, in batches of `batch`, so the disk does not keep previews
+   * nobody can open. Queued and running jobs are left alone. Safe in several instances at once
+   * (each removal is idempotent); a content uploaded again is simply made again on its next view.
+   * Returns how many results it removed.
+   */
+  async sweep(batch = 500): Promise<number> {
+    let after = '';
+    let removed = 0;
+    while (!this.stopped) {
+      const rows = await this.db
+        .selectFrom('preview_conversions')
+        .select(['content_key', 'kind', 'output'])
+        .where('content_key', '>', after)
+        .where('status', 'in', ['done', 'failed'])
+        .orderBy('content_key')
+        .limit(batch)
+        .execute();
+      if (!rows.length) break;
+      after = rows[rows.length - 1].content_key;
+      const contents = rows.map((r) => contentOf(r.content_key)).filter((c): c is { md5: string; size: number } => c !== null);
+      const live = new Set<string>();
+      for (const md5s of chunks([...new Set(contents.map((c) => c.md5))], 200)) {
+        const found = await this.db.selectFrom('blobs').select(['md5', 'size']).where('md5', 'in', md5s).execute();
+        for (const b of found) live.add(`${b.md5}-${Number(b.size)}`);
+      }
+      const gone = rows.filter((r) => {
+        const c = contentOf(r.content_key);
+        return c !== null && !live.has(`${c.md5}-${c.size}`);
+      });
+      if (!gone.length) continue;
+      const deleted = await this.db
+        .deleteFrom('preview_conversions')
+        .where(
+          'content_key',
+          'in',
+          gone.map((r) => r.content_key),
+        )
+        .where('status', 'in', ['done', 'failed'])
+        .returning(['output'])
+        .execute();
+      for (const { output } of deleted) {
+        if (output) await fs.promises.rm(path.join(this.dir, output), { force: true });
+      }
+      removed += deleted.length;
+    }
+    return removed;
   }
 
   /** Stops claiming and waits for the jobs under way. */

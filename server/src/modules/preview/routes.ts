@@ -40,10 +40,27 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // the workers: queued office documents become PDFs, pictures thumbnails, in the background
   conversions.onError = (err) => app.log.error({ err }, '云文档预览：处理文件出错');
   let timer: NodeJS.Timeout | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
   const tick = () => void conversions.drain().catch((err: unknown) => conversions.onError(err));
+  let sweeping = false;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = true;
+    void conversions
+      .sweep()
+      .then((n) => n && app.log.info({ removed: n }, '云文档预览：已删除不再有文件使用的预览结果'))
+      .catch((err: unknown) => conversions.onError(err))
+      .finally(() => {
+        sweeping = false;
+      });
+  };
   app.addHook('onReady', async () => {
     if (!conversions.makers.pdf.available) {
       app.log.warn('云文档预览：未找到 LibreOffice（soffice），Office 文档无法预览；安装 libreoffice-writer-nogui、libreoffice-calc-nogui、libreoffice-impress-nogui 与 fonts-noto-cjk 后重启，或用 PREVIEW_SOFFICE 指定路径');
+    }
+    if (app.config.preview.sweepMs) {
+      sweeper = setInterval(sweep, app.config.preview.sweepMs);
+      sweeper.unref();
     }
     if (!app.config.preview.pollMs) return;
     tick();
@@ -52,6 +69,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
+    if (sweeper) clearInterval(sweeper);
     await conversions.stop();
   });
 
