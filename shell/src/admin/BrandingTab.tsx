@@ -2,9 +2,8 @@
 // Changes show at once in this browser (the branding store) and for everyone on their next load.
 import { useState } from 'react';
 import { App as AntApp, Button, Card, Empty, Input, Space, Typography, Upload } from 'antd';
-import { useAtomValue } from 'jotai';
 import { api, appStore, envConfigAtom, notify, useEnvConfig, type BrandingImageKind, type ClientBranding, type EnvironmentConfig } from '@app/shared';
-import { applyBranding, brandingAtom, loadBranding } from '../branding/branding';
+import { applyBranding, useBranding } from '../branding/branding';
 
 const IMAGES: { kind: BrandingImageKind; field: Exclude<keyof ClientBranding, 'systemName_Client'>; title: string; hint: string; dark?: boolean }[] = [
   { kind: 'logoLight', field: 'logo_Light', title: '浅色背景 Logo', hint: '登录页卡片与顶部菜单栏；缩放到 480×96 以内' },
@@ -49,14 +48,11 @@ function SpaceNamesCard() {
 
 export function BrandingTab() {
   const { modal } = AntApp.useApp();
-  const branding = useAtomValue(brandingAtom);
+  const branding = useBranding();
   const [name, setName] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  if (!branding) {
-    void loadBranding();
-    return <Empty description="正在读取品牌设置…" />;
-  }
+  if (!branding) return <Empty description="正在读取品牌设置…" />;
   const shownName = name ?? branding.systemName_Client;
 
   const run = async (key: string, call: () => Promise<ClientBranding>, done: string) => {

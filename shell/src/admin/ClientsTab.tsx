@@ -97,7 +97,7 @@ export function ClientsTab() {
         locale={{ emptyText: '还没有登记客户端' }}
         columns={[
           { title: '名称', dataIndex: 'name' },
-          { title: 'client_id', dataIndex: 'clientId', render: (id: string) => <Typography.Text copyable>{id}</Typography.Text> },
+          { title: '客户端 ID', dataIndex: 'clientId', render: (id: string) => <Typography.Text copyable>{id}</Typography.Text> },
           { title: '回调地址', dataIndex: 'redirectUris', render: (uris: string[]) => uris.map((u) => <div key={u}>{u}</div>) },
           { title: '登记时间', dataIndex: 'createdAt', width: 170 },
           {

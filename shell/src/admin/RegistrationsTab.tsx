@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Form, Input, Modal, Segmented, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import { api, notify, type DepartmentNode, type Registration, type SmsMessage } from '@app/shared';
+import { usePagedList } from './usePagedList';
 
 type Filter = Registration['status'] | 'all';
 const PAGE_SIZE = 20;
@@ -140,30 +141,13 @@ function SmsCard({ attempt }: { attempt: number }) {
 
 export function RegistrationsTab() {
   const [filter, setFilter] = useState<Filter>('pending');
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<Registration[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
   const [attempt, setAttempt] = useState(0);
+  const { page, setPage, rows, total, loading } = usePagedList(
+    (p) => api.getRegistrations({ status: filter === 'all' ? undefined : filter, page: p, pageSize: PAGE_SIZE }),
+    [filter, attempt],
+  );
   const [approving, setApproving] = useState<Registration | null>(null);
   const [rejecting, setRejecting] = useState<Registration | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .getRegistrations({ status: filter === 'all' ? undefined : filter, page, pageSize: PAGE_SIZE })
-      .then((r) => {
-        if (!live) return;
-        setRows(r.data);
-        setTotal(r.total);
-      })
-      .catch(() => undefined)
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [filter, page, attempt]);
 
   const closed = (done: boolean) => {
     setApproving(null);

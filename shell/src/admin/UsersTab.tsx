@@ -1,36 +1,20 @@
 // 用户动态口令: which users must use TOTP, whether they have bound it, and 重置动态口令 for a
 // lost phone (the user binds a new key at the next sign-in).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { App as AntApp, Button, Input, Space, Switch, Table, Tag } from 'antd';
 import { api, notify, type AdminUser } from '@app/shared';
+import { usePagedList } from './usePagedList';
 
 const PAGE_SIZE = 20;
 
 export function UsersTab() {
   const { modal } = AntApp.useApp();
   const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<AdminUser[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
+  const { page, setPage, rows, setRows, total, loading } = usePagedList(
+    (p) => api.getAdminUsers({ keyword: keyword || undefined, page: p, pageSize: PAGE_SIZE }),
+    [keyword],
+  );
   const [busy, setBusy] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .getAdminUsers({ keyword: keyword || undefined, page, pageSize: PAGE_SIZE })
-      .then((r) => {
-        if (!live) return;
-        setRows(r.data);
-        setTotal(r.total);
-      })
-      .catch(() => undefined)
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [keyword, page]);
 
   const replace = (u: AdminUser) => setRows((list) => list.map((r) => (r.userId === u.userId ? u : r)));
 

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomically } from '../../lib/files';
 import { reencodeImage } from '../../lib/images';
 
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -21,11 +22,8 @@ export class AvatarStore {
   /** Re-encodes the picture and stores it; returns the new file's name. */
   async save(userId: number, bytes: Buffer): Promise<string> {
     const webp = await reencodeImage(bytes, { fit: 'cover', width: SIZE, height: SIZE, format: 'webp', typesText: AVATAR_TYPES_TEXT });
-    await fs.promises.mkdir(this.dir, { recursive: true });
     const name = `${userId}-${crypto.randomBytes(8).toString('hex')}.webp`;
-    const partial = path.join(this.dir, `${name}.${process.pid}.part`);
-    await fs.promises.writeFile(partial, webp);
-    await fs.promises.rename(partial, path.join(this.dir, name));
+    await writeFileAtomically(this.dir, name, webp);
     return name;
   }
 

@@ -1,7 +1,7 @@
 // 云文档 administration: users, their sessions, departments, groups and the feature policy.
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
-import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import { revokeSessionsOfUser } from '../auth/repository';
 import type { AuthService } from '../auth/service';
@@ -11,7 +11,7 @@ import type { EnvironmentConfig, FeaturePolicy, PasswordPolicy } from '../settin
 import type { Credentials } from '../auth/credentials';
 import type { SettingsService } from '../settings/service';
 import { findUserById, updateUserFields } from '../users/repository';
-import { isSystemAdmin, type UsersService } from '../users/service';
+import { assertSystemAdmin, type UsersService } from '../users/service';
 import { listUsers, setUserDisabled } from './repository';
 import type {
   AdminUser,
@@ -52,7 +52,7 @@ export class AdminService {
 
   /** Every admin call starts here: 403/40301 for anyone but a system administrator. */
   assertAdmin(caller: UserRow): void {
-    if (!isSystemAdmin(caller)) throw forbidden('只有系统管理员可以执行此操作');
+    assertSystemAdmin(caller);
   }
 
   private async targetUser(userIdText: string): Promise<UserRow> {

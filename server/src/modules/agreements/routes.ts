@@ -1,9 +1,8 @@
 // 云文档 agreement calls: everyone reads the service agreement and privacy policy (the
 // registration and login pages link to them); administrators edit them.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { forbidden } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
-import { isSystemAdmin } from '../users/service';
+import { assertSystemAdmin } from '../users/service';
 import { AgreementBodySchema, AgreementKindParamsSchema, AgreementSchema } from './schemas';
 
 export const agreementsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,9 +21,7 @@ export const agreementsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/Admin/Agreements/:kind',
     {
-      preValidation: async (req) => {
-        if (!isSystemAdmin(req.user())) throw forbidden('只有系统管理员可以执行此操作');
-      },
+      preValidation: async (req) => void assertSystemAdmin(req.user()),
       schema: {
         tags,
         summary: '修改服务协议或隐私政策',

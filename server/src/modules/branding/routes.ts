@@ -3,11 +3,10 @@
 import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { forbidden } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
 import { readFilePart } from '../../lib/upload-part';
 import { BrandingSchema } from '../settings/schemas';
-import { isSystemAdmin } from '../users/service';
+import { assertSystemAdmin } from '../users/service';
 import { BrandingImageKindParamsSchema, BrandingImageNameParamsSchema, BrandingNameBodySchema } from './schemas';
 import { BRANDING_IMAGE_MAX_BYTES } from './service';
 
@@ -15,16 +14,13 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const branding = app.services.branding;
   const tags = ['设置'];
   const only = '仅系统管理员；其他用户得到 HTTP 403、code 40301。';
-  const adminOnly = (req: { user(): Parameters<typeof isSystemAdmin>[0] }) => {
-    if (!isSystemAdmin(req.user())) throw forbidden('只有系统管理员可以执行此操作');
-  };
 
   await app.register(multipart, { limits: { fileSize: BRANDING_IMAGE_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
 
   app.put(
     '/Admin/Branding',
     {
-      preValidation: async (req) => adminOnly(req),
+      preValidation: async (req) => void assertSystemAdmin(req.user()),
       schema: { tags, summary: '设置系统名称', description: only, body: BrandingNameBodySchema, response: { 200: Envelope(BrandingSchema) } },
     },
     async (req) => ok(await branding.setName(req.body)),
@@ -33,7 +29,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/Admin/Branding/Images/:kind',
     {
-      preValidation: async (req) => adminOnly(req),
+      preValidation: async (req) => void assertSystemAdmin(req.user()),
       schema: {
         tags,
         summary: '上传品牌图片',
@@ -55,7 +51,7 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/Admin/Branding/Images/:kind',
     {
-      preValidation: async (req) => adminOnly(req),
+      preValidation: async (req) => void assertSystemAdmin(req.user()),
       schema: { tags, summary: '恢复默认品牌图片', description: only, params: BrandingImageKindParamsSchema, response: { 200: Envelope(BrandingSchema) } },
     },
     async (req) => ok(await branding.clearImage(req.params.kind)),

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { badRequest, notFound } from '../../lib/errors';
+import { writeFileAtomically } from '../../lib/files';
 import { reencodeImage, type ImageEncoding } from '../../lib/images';
 import type { Branding } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
@@ -42,11 +43,8 @@ export class BrandingService {
   async setImage(kind: BrandingImageKind, bytes: Buffer): Promise<Branding> {
     const { field, encoding } = IMAGES[kind];
     const encoded = await reencodeImage(bytes, encoding);
-    await fs.promises.mkdir(this.dir, { recursive: true });
     const name = `${kind}-${crypto.randomBytes(8).toString('hex')}.${encoding.format}`;
-    const partial = path.join(this.dir, `${name}.${process.pid}.part`);
-    await fs.promises.writeFile(partial, encoded);
-    await fs.promises.rename(partial, path.join(this.dir, name));
+    await writeFileAtomically(this.dir, name, encoded);
     const before = await this.settings.branding();
     const after = await this.settings.setBranding({ ...before, [field]: URL_PREFIX + name });
     await this.removeUrl(before[field]);

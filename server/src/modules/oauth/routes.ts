@@ -1,9 +1,9 @@
 // 云文档 client authorization calls (docs/integration.md, "Client authorization").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { forbidden } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
-import { isSystemAdmin } from '../users/service';
+import type { UserRow } from '../../db/types';
+import { assertSystemAdmin } from '../users/service';
 import {
   AuthorizeBodySchema,
   AuthorizeInfoSchema,
@@ -24,9 +24,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
-  const adminOnly = (req: { user(): Parameters<typeof isSystemAdmin>[0] }) => {
-    if (!isSystemAdmin(req.user())) throw forbidden('只有系统管理员可以执行此操作');
-  };
+  const adminOnly = (req: { user(): UserRow }) => assertSystemAdmin(req.user());
 
   app.get(
     '/OAuth/Request',

@@ -174,7 +174,7 @@ export class PreviewConversions {
     while (!this.stopped) {
       const rows = await this.db
         .selectFrom('preview_conversions')
-        .select(['content_key', 'kind', 'output'])
+        .select('content_key')
         .where('content_key', '>', after)
         .where('status', 'in', ['done', 'failed'])
         .orderBy('content_key')
@@ -182,23 +182,23 @@ export class PreviewConversions {
         .execute();
       if (!rows.length) break;
       after = rows[rows.length - 1].content_key;
-      const contents = rows.map((r) => contentOf(r.content_key)).filter((c): c is { md5: string; size: number } => c !== null);
+      const made = rows.flatMap((r) => {
+        const content = contentOf(r.content_key);
+        return content ? [{ key: r.content_key, ...content }] : [];
+      });
       const live = new Set<string>();
-      for (const md5s of chunks([...new Set(contents.map((c) => c.md5))], 200)) {
+      for (const md5s of chunks([...new Set(made.map((c) => c.md5))], 200)) {
         const found = await this.db.selectFrom('blobs').select(['md5', 'size']).where('md5', 'in', md5s).execute();
         for (const b of found) live.add(`${b.md5}-${Number(b.size)}`);
       }
-      const gone = rows.filter((r) => {
-        const c = contentOf(r.content_key);
-        return c !== null && !live.has(`${c.md5}-${c.size}`);
-      });
+      const gone = made.filter((c) => !live.has(`${c.md5}-${c.size}`));
       if (!gone.length) continue;
       const deleted = await this.db
         .deleteFrom('preview_conversions')
         .where(
           'content_key',
           'in',
-          gone.map((r) => r.content_key),
+          gone.map((c) => c.key),
         )
         .where('status', 'in', ['done', 'failed'])
         .returning(['output'])

@@ -2,9 +2,9 @@
 // administrators' decisions and the log sender's messages.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { forbidden } from '../../lib/errors';
 import { Envelope, ok } from '../../lib/schema';
-import { isSystemAdmin } from '../users/service';
+import type { UserRow } from '../../db/types';
+import { assertSystemAdmin } from '../users/service';
 import {
   ApproveBodySchema,
   PhoneQuerySchema,
@@ -20,11 +20,7 @@ import {
 export const registrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const registration = app.services.registration;
   const tags = ['注册'];
-  const adminOnly = (req: { user(): Parameters<typeof isSystemAdmin>[0] }) => {
-    const user = req.user();
-    if (!isSystemAdmin(user)) throw forbidden('只有系统管理员可以执行此操作');
-    return user;
-  };
+  const adminOnly = (req: { user(): UserRow }) => assertSystemAdmin(req.user());
 
   app.post(
     '/User/Register/SendVerifyCode',

@@ -2,7 +2,7 @@
 // returned at sign-in.
 import type { Kysely } from 'kysely';
 import type { Database, Flag, UserRow } from '../../db/types';
-import { badRequest, conflict, isUniqueViolation } from '../../lib/errors';
+import { badRequest, conflict, forbidden, isUniqueViolation } from '../../lib/errors';
 import type { Credentials } from '../auth/credentials';
 import { hashPassword, passwordPolicyViolation } from '../auth/password';
 import type { FoldersService } from '../folders/service';
@@ -183,4 +183,10 @@ export class UsersService {
 /** Only system administrators may call /api/Admin. */
 export function isSystemAdmin(user: UserRow): boolean {
   return user.is_admin === 1 && user.disabled === 0;
+}
+
+/** The user, when a system administrator; else 403/40301. */
+export function assertSystemAdmin(user: UserRow): UserRow {
+  if (!isSystemAdmin(user)) throw forbidden('只有系统管理员可以执行此操作');
+  return user;
 }
