@@ -1,6 +1,7 @@
 // 云文档 administration (admin only; others get HTTP 403 with code 40301).
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
+import { Paging } from '../../lib/paging';
 
 export const CreateUserBodySchema = Type.Object({
   userName: Type.String({ minLength: 1, maxLength: 64, description: '用户名（不区分大小写，唯一）' }),
@@ -53,8 +54,7 @@ export type AdminUser = Static<typeof AdminUserSchema>;
 
 export const AdminUsersQuerySchema = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 100, description: '用户名或昵称中的文字' })),
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+  ...Paging(20, 200),
 });
 export type AdminUsersQuery = Static<typeof AdminUsersQuerySchema>;
 

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
 import { ItemSchema } from '../folders/schemas';
+import { Paging } from '../../lib/paging';
 
 export const FavoriteCategorySchema = Type.Object(
   {
@@ -36,8 +37,7 @@ export const FavoriteItemSchema = Type.Object(
 export type FavoriteItem = Static<typeof FavoriteItemSchema>;
 
 export const FavoritesQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  ...Paging(100, 1000),
 });
 export type FavoritesQuery = Static<typeof FavoritesQuerySchema>;
 

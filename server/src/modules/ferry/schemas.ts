@@ -2,6 +2,7 @@
 // shared/src/api/types.ts, "Exchange space and ferry").
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
+import { PagingFilled } from '../../lib/paging';
 
 export const REASON_MAX = 500;
 export const RECIPIENTS_MAX = 20;
@@ -104,8 +105,7 @@ export const TasksQuerySchema = Type.Object({
     description: 'processing 审批中（检查中…传输中），completed 已完成（已送达…已移除），rejected 已驳回（已拦截、已驳回、已取消、传输失败）',
   }),
   keyword: Type.Optional(Type.String({ maxLength: 100, description: '编号、原因或接收人中包含的文字' })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  ...PagingFilled(20, 200),
 });
 export type TasksQuery = Static<typeof TasksQuerySchema>;
 
@@ -182,8 +182,7 @@ export const InboxItemSchema = Type.Object({
 export type FerryInboxItem = Static<typeof InboxItemSchema>;
 export const InboxPageSchema = Type.Object({ data: Type.Array(InboxItemSchema), total: Type.Integer() });
 export const InboxQuerySchema = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  ...PagingFilled(20, 200),
 });
 export const InboxParamsSchema = Type.Object({ id: IdString('收到的摆渡 id') });
 export const InboxDownloadQuerySchema = Type.Object({
@@ -197,8 +196,7 @@ export const AuditQuerySchema = Type.Object({
   to: Type.Optional(DateText),
   event: Type.Optional(Type.String({ maxLength: 64 })),
   keyword: Type.Optional(Type.String({ maxLength: 100 })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  ...PagingFilled(20, 200),
 });
 export type AuditQuery = Static<typeof AuditQuerySchema>;
 

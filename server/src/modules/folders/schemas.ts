@@ -1,6 +1,7 @@
 // 云文档 files and folders (api-contract.md, "Files and folders").
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
+import { Paging } from '../../lib/paging';
 
 /** A tag as an item carries it (api-contract.md, "Favourites and tags"). */
 export const TagRefSchema = Type.Object({
@@ -45,8 +46,7 @@ export type SortField = (typeof SORT_FIELDS)[number];
 export const ItemsParamsSchema = Type.Object({ parentId: IdString('文件夹 id') });
 
 export const ItemsQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1, description: '页码，从 1 开始' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '每页条数，最多 1000' })),
+  ...Paging(100, 1000),
   sortField: Type.Optional(
     Type.Union([Type.Literal('name'), Type.Literal('size'), Type.Literal('updatedAt'), Type.Literal('type'), Type.Literal('manual')], {
       description: '排序字段；manual 为手动排序（新建的项排在最后）',

@@ -1,6 +1,7 @@
 // 云文档 organisation: the department tree.
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
+import { Paging } from '../../lib/paging';
 
 export const DepartmentNodeSchema = Type.Object(
   {
@@ -50,19 +51,16 @@ export type OrgUser = Static<typeof OrgUserSchema>;
 export const OrgUserPageSchema = Type.Object({ data: Type.Array(OrgUserSchema), total: Type.Integer() }, { title: '用户分页' });
 export type OrgUserPage = Static<typeof OrgUserPageSchema>;
 
-const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1, description: '页码，从 1 开始' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: '每页条数，最多 1000' })),
-};
+const OrgPaging = Paging(20, 1000);
 
 export const OrgUsersQuerySchema = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 64, description: '按用户名或昵称筛选（包含即可，不区分大小写）' })),
   deptId: Type.Optional(Type.Union([IdString('部门 id：只列出该部门及其下级部门的用户'), Type.Literal('')])),
-  ...Paging,
+  ...OrgPaging,
 });
 export type OrgUsersQuery = Static<typeof OrgUsersQuerySchema>;
 
-export const PagingQuerySchema = Type.Object(Paging);
+export const PagingQuerySchema = Type.Object(OrgPaging);
 export type PagingQuery = Static<typeof PagingQuerySchema>;
 
 export const GroupSchema = Type.Object(

@@ -1,6 +1,7 @@
 // 云文档 recycle bin (docs/integration.md, "File operations (issue 3)").
 import { Type, type Static } from 'typebox';
 import { ItemSchema } from '../folders/schemas';
+import { Paging } from '../../lib/paging';
 
 export const RecycleItemSchema = Type.Object(
   {
@@ -14,8 +15,7 @@ export const RecycleItemSchema = Type.Object(
 export type RecycleItem = Static<typeof RecycleItemSchema>;
 
 export const RecycleQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1, description: '页码，从 1 开始' })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: '每页条数，最多 1000' })),
+  ...Paging(100, 1000),
 });
 export type RecycleQuery = Static<typeof RecycleQuerySchema>;
 

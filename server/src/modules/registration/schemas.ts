@@ -1,6 +1,7 @@
 // 云文档 registration (docs/integration.md, "Registration").
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
+import { Paging } from '../../lib/paging';
 
 export const PhoneQuerySchema = Type.Object({ phone: Type.String({ maxLength: 32, description: '手机号（中国大陆 11 位）' }) });
 
@@ -40,8 +41,7 @@ export type Registration = Static<typeof RegistrationSchema>;
 
 export const RegistrationsQuerySchema = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])),
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  ...Paging(50, 1000),
 });
 
 export const RegistrationIdParamsSchema = Type.Object({ id: IdString('申请 id') });

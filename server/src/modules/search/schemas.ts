@@ -2,11 +2,11 @@
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
 import { ItemSchema } from '../folders/schemas';
+import { Paging } from '../../lib/paging';
 
 export const SearchQuerySchema = Type.Object({
   keyword: Type.String({ maxLength: 1000, description: '关键词（1–100 个字符），不区分大小写' }),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  ...Paging(100, 1000),
   spaceType: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 企业空间，2 个人空间' })),
   folderId: Type.Optional(IdString('只搜索该文件夹及其子文件夹')),
   type: Type.Optional(Type.Union([Type.Literal('folder'), Type.Literal('file')])),

@@ -1,6 +1,7 @@
 // 云文档 sharing (api-contract.md, "Sharing").
 import { Type, type Static } from 'typebox';
 import { IdString, Nullable } from '../../lib/schema';
+import { Paging } from '../../lib/paging';
 
 export const MAX_SHARE_ITEMS = 100;
 export const MAX_SHARE_TARGETS = 200;
@@ -93,8 +94,7 @@ export const UpdatedShareSchema = Type.Intersect([
 ]);
 
 export const PageQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...Paging(20, 100),
 });
 
 export const SharePageSchema = Type.Object({ data: Type.Array(ShareRecordSchema), total: Type.Integer() }, { title: '分享记录列表' });
@@ -132,8 +132,7 @@ export type OutsourceInfo = Static<typeof OutsourceInfoSchema>;
 
 export const OutsourceItemsQuerySchema = Type.Object({
   folderId: Type.Optional(Type.String({ maxLength: 20, description: '文件夹 id；不传为分享的顶层' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  ...Paging(100, 1000),
   sortField: Type.Optional(Type.Union([Type.Literal('name'), Type.Literal('size'), Type.Literal('updatedAt'), Type.Literal('type')])),
   sortOrder: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
   keyword: Type.Optional(Type.String({ maxLength: 150 })),

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { IdString } from '../../lib/schema';
 import { ItemSchema } from '../folders/schemas';
+import { Paging } from '../../lib/paging';
 
 export const TagSchema = Type.Object(
   {
@@ -30,8 +31,7 @@ export const TagFilesBodySchema = Type.Object({
 export type TagFilesBody = Static<typeof TagFilesBodySchema>;
 
 export const TagFilesQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  ...Paging(100, 1000),
 });
 export type TagFilesQuery = Static<typeof TagFilesQuerySchema>;
 

@@ -1,6 +1,7 @@
 // 云文档 approvals (api-contract.md, "Approvals"; shared/src/api/types.ts, "Approvals").
 import { Type, type Static } from 'typebox';
 import { IdString, Nullable } from '../../lib/schema';
+import { PagingFilled } from '../../lib/paging';
 
 export const MAX_STEPS = 20;
 export const MAX_FIELDS = 50;
@@ -127,8 +128,7 @@ export const InstancesQuerySchema = Type.Object({
   from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: '发起日期不早于（YYYY-MM-DD）' })),
   to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: '发起日期不晚于（YYYY-MM-DD）' })),
   keyword: Type.Optional(Type.String({ maxLength: 100, description: '标题或编号中包含的文字' })),
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  pageSize: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  ...PagingFilled(20, 200),
 });
 export type InstancesQuery = Static<typeof InstancesQuerySchema>;
 
