@@ -197,6 +197,26 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
     expectError(await call(server.app, 'POST', '/api/Admin/Users/999999/Enable', { token: adminToken }), 404, 404);
   });
 
+  test('disabling ends every session for good: enabling again does not bring the old bearer or cookie back', async () => {
+    const user = await userWithToken(server.app, adminToken);
+    const second = await login(server.app, user.userName, user.password);
+    const home = (o: { token?: string; cookie?: string }) => call(server.app, 'GET', '/api/User/Home', o);
+    expect((await home({ token: user.token })).status).toBe(200);
+    expect((await home({ cookie: second.jwtId })).status).toBe(200);
+
+    await ok(server.app, 'POST', `/api/Admin/Users/${user.userId}/Disable`, { token: adminToken });
+    // while disabled, the old credentials say why (403: the client signs out with 已被停用)
+    for (const o of [{ token: user.token }, { cookie: user.jwtId }, { token: second.token }]) expectError(await home(o), 403, 403);
+    // the user's sessions are listed as ended to the administrator's revoke call too
+    expect(await ok(server.app, 'POST', `/api/Admin/Users/${user.userId}/RevokeSessions`, { token: adminToken })).toEqual({ revoked: 0 });
+
+    await ok(server.app, 'POST', `/api/Admin/Users/${user.userId}/Enable`, { token: adminToken });
+    for (const o of [{ token: user.token }, { cookie: user.jwtId }, { token: second.token }, { cookie: second.jwtId }]) expectError(await home(o), 401, 401);
+    // a fresh sign-in works
+    const fresh = await login(server.app, user.userName, user.password);
+    expect((await home({ token: fresh.token })).status).toBe(200);
+  });
+
   test('a new user in an unknown department is refused with 400/40001 and not created', async () => {
     const res = await call(server.app, 'POST', '/api/Admin/Users', {
       token: adminToken,

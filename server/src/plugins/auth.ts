@@ -69,7 +69,7 @@ export const authPlugin = globalPlugin('yunwendang-auth', async (app) => {
       return;
     }
     if (config.public) return;
-    if (outcome.status === 'disabled') throw accountDisabled();
+    if (outcome.status === 'disabled' || outcome.status === 'ended') throw accountDisabled();
     throw unauthorized();
   });
 });

@@ -3,7 +3,6 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
 import { likePattern } from '../search/names';
 import { searchKey } from '../users/repository';
-export { setUserDisabled } from '../users/repository';
 
 /** Every user (disabled ones included) whose user name or nickname contains `keyword`, by user name: one page and the total. */
 export async function listUsers(

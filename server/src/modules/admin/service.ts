@@ -12,7 +12,7 @@ import type { Credentials } from '../auth/credentials';
 import type { SettingsService } from '../settings/service';
 import { findUserById, updateUserFields } from '../users/repository';
 import { assertSystemAdmin, type UsersService } from '../users/service';
-import { listUsers, setUserDisabled } from './repository';
+import { listUsers } from './repository';
 import type {
   AdminUser,
   AdminUsersQuery,
@@ -90,20 +90,20 @@ export class AdminService {
     return { userId: String(user.id) };
   }
 
-  /** The account can no longer sign in; its sessions answer 403. */
+  /** The account can no longer sign in; every session, client token and pending sign-in step of it ends for good. */
   async disableUser(caller: UserRow, userIdText: string): Promise<{ userId: string }> {
     this.assertAdmin(caller);
     const user = await this.targetUser(userIdText);
     if (user.id === caller.id) throw badRequest('不能停用自己的账号');
-    await setUserDisabled(this.db, user.id, true, Date.now());
+    await this.auth.setDisabled(user.id, true);
     return { userId: String(user.id) };
   }
 
-  /** The counterpart of disableUser: the account may sign in again. */
+  /** The counterpart of disableUser: the account may sign in again (its old sessions stay ended). */
   async enableUser(caller: UserRow, userIdText: string): Promise<{ userId: string }> {
     this.assertAdmin(caller);
     const user = await this.targetUser(userIdText);
-    await setUserDisabled(this.db, user.id, false, Date.now());
+    await this.auth.setDisabled(user.id, false);
     return { userId: String(user.id) };
   }
 

@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config';
 import type { Database, LoginStepKind, SessionRow, UserRow } from '../../db/types';
 import type { SecretBox } from '../../lib/secret-box';
 import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../../lib/errors';
-import { findUserById, findUserByKey, markSignedIn, userNameKey } from '../users/repository';
+import { findUserById, findUserByKey, markSignedIn, setUserDisabled, userNameKey } from '../users/repository';
 import type { UsersService } from '../users/service';
 import type { Credentials } from './credentials';
 import { verifyPassword } from './password';
@@ -47,6 +47,8 @@ const totpPurpose = (userId: number) => `totp:${userId}`;
 export type AuthOutcome =
   | { status: 'ok'; user: UserRow; session: SessionRow }
   | { status: 'invalid' }
+  /** a session that no longer works, of an account that is disabled */
+  | { status: 'ended'; reason: 'disabled' }
   | { status: 'disabled'; user: UserRow; session: SessionRow };
 
 /** last_seen_at is written at most this often per session. */
@@ -389,10 +391,13 @@ export class AuthService {
     if (!secret || secret.length > 512) return { status: 'invalid' };
     const session = await findSession(this.db, kind, digest(secret));
     const now = Date.now();
-    if (!session || session.revoked_at !== null || session.expires_at <= now) return { status: 'invalid' };
+    if (!session || session.expires_at <= now) return { status: 'invalid' };
     const user = await findUserById(this.db, session.user_id);
     if (!user) return { status: 'invalid' };
-    if (user.disabled) return { status: 'disabled', user, session };
+    // a session ended by disabling the account still says why (403) while the account stays
+    // disabled; once enabled again it is simply gone (401)
+    if (user.disabled) return session.revoked_at !== null ? { status: 'ended', reason: 'disabled' } : { status: 'disabled', user, session };
+    if (session.revoked_at !== null) return { status: 'invalid' };
     if (now - session.last_seen_at > TOUCH_INTERVAL_MS) await touchSession(this.db, session.id, now);
     return { status: 'ok', user, session };
   }
@@ -404,5 +409,22 @@ export class AuthService {
 
   async revokeUserSessions(userId: number): Promise<number> {
     return revokeSessionsOfUser(this.db, userId, Date.now());
+  }
+
+  /**
+   * Disables an account or lets it in again. Disabling ends, in the same transaction, every
+   * way in that the account held: its sessions (browsers, client tokens), its unfinished
+   * second steps and its unused authorization codes. Enabling brings none of them back: the
+   * person signs in afresh.
+   */
+  async setDisabled(userId: number, disabled: boolean): Promise<void> {
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      await setUserDisabled(trx, userId, disabled, now);
+      if (!disabled) return;
+      await revokeSessionsOfUser(trx, userId, now);
+      await dropStepsOfUser(trx, userId, now);
+      await trx.updateTable('oauth_codes').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    });
   }
 }
