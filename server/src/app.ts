@@ -30,6 +30,7 @@ import { tagsRoutes } from './modules/tags/routes';
 import { searchRoutes } from './modules/search/routes';
 import { previewRoutes } from './modules/preview/routes';
 import { authPlugin } from './plugins/auth';
+import { bodyDrainPlugin } from './plugins/body-drain';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
 import { servicesPlugin } from './plugins/services';
@@ -136,6 +137,7 @@ export async function buildApp(config: AppConfig) {
 
   await app.register(dbPlugin);
   await app.register(servicesPlugin);
+  await app.register(bodyDrainPlugin);
 
   app.setErrorHandler(webErrorHandler);
   app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain; charset=utf-8').send('页面不存在。'));
