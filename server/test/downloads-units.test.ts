@@ -33,6 +33,16 @@ describe('download helpers', () => {
     expect(safeSegment('x\u0000y\u001fz\u007f')).toBe('xyz');
     expect(safeSegment('  ')).toBe('未命名');
     expect(safeSegment('/etc/passwd')).toBe('_etc_passwd');
+    // names stored before the name rules are mapped, not refused
+    expect(safeSegment('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(safeSegment('a\u200Fb\u2066c\ufeff')).toBe('abc');
+    expect(safeSegment('CON')).toBe('_CON');
+    expect(safeSegment('nul.txt')).toBe('_nul.txt');
+    expect(safeSegment('com1.tar.gz')).toBe('_com1.tar.gz');
+    expect(safeSegment('报告. . ')).toBe('报告');
+    expect(safeSegment('a:b*c?d"e<f>g|h')).toBe('a_b_c_d_e_f_g_h');
+    expect(safeSegment('C:')).toBe('C_');
+    expect(safeSegment('console.log')).toBe('console.log');
     const scope = new NameScope();
     expect(scope.claim('报告.txt', false)).toBe('报告.txt');
     expect(scope.claim('报告.TXT', false)).toBe('报告（1）.TXT');

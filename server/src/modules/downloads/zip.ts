@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { extensionOf } from '../folders/service';
+import { portableName } from '../../lib/names';
 
 /** Already-compressed types: deflating them again costs time and gains nothing. */
 export const STORED_EXTENSIONS = new Set([
@@ -23,19 +24,12 @@ export function shouldCompress(name: string): boolean {
 }
 
 /**
- * One path segment that every unzip program extracts where it should: no slash or backslash,
- * no control characters, not `.` or `..`, not blank.
+ * One path segment that every unzip program extracts where it should, on every system: no
+ * slash or backslash, no control, direction-changing or Windows-forbidden characters, no
+ * reserved device name, not `.` or `..`, not blank (lib/names.ts).
  */
 export function safeSegment(name: string): string {
-  const cleaned = name
-    .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .replace(/[/\\]/g, '_')
-    .trim();
-  if (!cleaned) return '未命名';
-  if (/^\.+$/.test(cleaned)) return cleaned.replace(/\./g, '_');
-  return cleaned;
+  return portableName(name);
 }
 
 /** `名称（n）`, before the extension of a file. */

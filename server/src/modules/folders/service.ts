@@ -32,6 +32,7 @@ import type { BlobStore } from '../versions/blobs';
 import { resolveTargets, shortcutInItsTarget, shortcutWouldLandInTarget } from './shortcuts';
 import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
 import { previewSource } from '../preview/kinds';
+import { nameProblem } from '../../lib/names';
 
 export const NAME_MAX_LENGTH = 150;
 export const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
@@ -95,14 +96,11 @@ function topmost<T extends Pick<ItemRow, 'id_path'>>(items: T[]): T[] {
   return items.filter((s) => !items.some((o) => o !== s && s.id_path.startsWith(`${o.id_path}/`)));
 }
 
-/** The trimmed name, or throws 40001 with the reason it cannot be used. */
+/** The trimmed name, or throws 40001 with the reason it cannot be used (lib/names.ts). */
 export function validItemName(raw: string): string {
   const name = raw.normalize('NFC').trim();
-  if (!name) throw badRequest('名称不能为空');
-  if ([...name].length > NAME_MAX_LENGTH) throw badRequest(`名称不能超过 ${NAME_MAX_LENGTH} 个字符`);
-  // eslint-disable-next-line no-control-regex
-  if (/[/\\\u0000-\u001f\u007f-\u009f]/.test(name)) throw badRequest('名称不能包含 /、\\ 或控制字符');
-  if (name === '.' || name === '..') throw badRequest('名称不能是 . 或 ..');
+  const problem = nameProblem(name, NAME_MAX_LENGTH);
+  if (problem) throw badRequest(problem);
   return name;
 }
 

@@ -104,6 +104,15 @@ describe('file names', () => {
     ['a\u0007b', FILE_NAME_MESSAGES.badChars],
     ['.', FILE_NAME_MESSAGES.dots],
     [' .. ', FILE_NAME_MESSAGES.dots],
+    ['invoice\u202Efdp.exe', FILE_NAME_MESSAGES.invisible],
+    ['a\u200Fb', FILE_NAME_MESSAGES.invisible],
+    ['a:b', FILE_NAME_MESSAGES.windowsChars],
+    ['what?', FILE_NAME_MESSAGES.windowsChars],
+    ['a|b<c>', FILE_NAME_MESSAGES.windowsChars],
+    ['报告.', FILE_NAME_MESSAGES.trailingDot],
+    ['CON', FILE_NAME_MESSAGES.reserved],
+    ['nul.txt', FILE_NAME_MESSAGES.reserved],
+    ['Com1.tar.gz', FILE_NAME_MESSAGES.reserved],
   ])('%j → %s', (name, message) => {
     expect(fileNameError(name)).toBe(message);
   });
@@ -112,6 +121,8 @@ describe('file names', () => {
     expect(fileNameError(' 项目文档 ')).toBeNull();
     expect(fileNameError('a'.repeat(150))).toBeNull();
     expect(fileNameError('.gitignore')).toBeNull();
+    expect(fileNameError('console.log')).toBeNull();
+    expect(fileNameError('com10.txt')).toBeNull();
   });
 
   it('splits off the extension, not a leading dot', () => {
