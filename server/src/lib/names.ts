@@ -21,9 +21,9 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\.
 export const NAME_MESSAGES = {
   empty: '名称不能为空',
   tooLong: (max: number) => `名称不能超过 ${max} 个字符`,
-  slash: '名称不能包含 / 或 \\',
+  slash: '名称不能包含 /、\\ 或控制字符',
   windows: '名称不能包含以下字符：: * ? " < > |',
-  control: '名称不能包含控制字符',
+  control: '名称不能包含 /、\\ 或控制字符',
   invisible: '名称不能包含改变文字方向或不可见的字符（如 U+202E）',
   dots: '名称不能是 . 或 ..',
   trailingDot: '名称不能以 . 结尾',
