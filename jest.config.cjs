@@ -33,9 +33,10 @@ module.exports = {
       roots: ['<rootDir>/server'],
       testMatch: ['**/test/**/*.test.ts'],
       transform: { '^.+\\.[cm]?[jt]sx?$': swc },
-      // typebox, kysely, content-disposition (under @fastify/static) and cookie (under
-      // Fastify's inject) ship only as ES modules: SWC turns them into CommonJS for Jest.
-      transformIgnorePatterns: ['/node_modules/(?!(typebox|kysely|content-disposition|cookie)/)'],
+      // typebox, kysely, content-disposition (under @fastify/static), cookie (under Fastify's
+      // inject) and oauth4webapi (the OAuth client of the token tests) ship only as ES modules:
+      // SWC turns them into CommonJS for Jest.
+      transformIgnorePatterns: ['/node_modules/(?!(typebox|kysely|content-disposition|cookie|oauth4webapi)/)'],
     },
   ],
 };

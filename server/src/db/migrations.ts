@@ -1165,6 +1165,78 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('oauth_clients').ifExists().execute();
       },
     },
+    // short-lived client access tokens with rotating refresh tokens (docs/integration.md,
+    // "Client authorization"): one grant a client authorization, its refresh tokens (hashed;
+    // a rotated one is kept so that its reuse can end the grant), and the grant an access
+    // token (a session) belongs to
+    '2026-11-27-0020-oauth-refresh': {
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('oauth_grants')
+          .addColumn('id', big, idColumn)
+          .addColumn('client_id', 'text', (c) => c.notNull())
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('code_hash', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('last_used_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('revoked_at', big)
+          .execute();
+        await db.schema.createIndex('oauth_grants_user_client').on('oauth_grants').columns(['user_id', 'client_id']).execute();
+        await db.schema.createIndex('oauth_grants_client').on('oauth_grants').column('client_id').execute();
+        await db.schema.createIndex('oauth_grants_code').on('oauth_grants').column('code_hash').execute();
+        await db.schema
+          .createTable('oauth_refresh_tokens')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('grant_id', big, (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('used_at', big)
+          .execute();
+        await db.schema.createIndex('oauth_refresh_tokens_grant').on('oauth_refresh_tokens').column('grant_id').execute();
+        await db.schema.alterTable('sessions').addColumn('grant_id', big).execute();
+        await db.schema.createIndex('sessions_grant').on('sessions').column('grant_id').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('sessions_grant').ifExists().execute();
+        await db.schema.alterTable('sessions').dropColumn('grant_id').execute();
+        await db.schema.dropTable('oauth_refresh_tokens').ifExists().execute();
+        await db.schema.dropTable('oauth_grants').ifExists().execute();
+      },
+    },
+    // refusals in the ferry: a refusal receipt carries the receiving zone's reason (a RejectReason)
+    // and the file concerned back to the sender; the receiver looks a package's receipts up by id
+    '2026-11-27-0021-ferry-refusals': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('ferry_receipts').addColumn('reason', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('ferry_receipts').addColumn('detail', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.createIndex('ferry_receipts_package').on('ferry_receipts').columns(['package_id', 'event']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropIndex('ferry_receipts_package').ifExists().execute();
+        await db.schema.alterTable('ferry_receipts').dropColumn('detail').execute();
+        await db.schema.alterTable('ferry_receipts').dropColumn('reason').execute();
+      },
+    },
+    // upload limits: the personal space whose quota an open upload session reserves its declared
+    // size against (released when the session ends or expires), the open sessions of one uploader
+    // counted by an index; a chunk being written holds a lease on its row, so that no other
+    // instance writes the same chunk and no merge starts while it is written
+    '2026-11-27-0022-upload-reservations': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('upload_sessions').addColumn('quota_owner_id', big).execute();
+        await db.schema.createIndex('upload_sessions_quota').on('upload_sessions').columns(['quota_owner_id', 'status']).execute();
+        await db.schema.createIndex('upload_sessions_owner_status').on('upload_sessions').columns(['owner_key', 'status']).execute();
+        await db.schema.alterTable('upload_chunks').addColumn('writing_until', big).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('upload_chunks').dropColumn('writing_until').execute();
+        await db.schema.dropIndex('upload_sessions_owner_status').ifExists().execute();
+        await db.schema.dropIndex('upload_sessions_quota').ifExists().execute();
+        await db.schema.alterTable('upload_sessions').dropColumn('quota_owner_id').execute();
+      },
+    },
   };
 }
 

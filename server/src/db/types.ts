@@ -133,6 +133,8 @@ export interface SessionsTable {
   client_id: Generated<string | null>;
   /** the scopes granted to that client, space-separated */
   client_scope: Generated<string>;
+  /** the client grant (oauth_grants) an access token belongs to; null: a browser sign-in or an older client token */
+  grant_id: Generated<number | null>;
 }
 
 export interface OAuthClientsTable {
@@ -151,6 +153,31 @@ export interface OAuthCodesTable {
   redirect_uri: string;
   scope: string;
   code_challenge: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** One authorization of a client by a user: its access tokens (sessions) and rotating refresh tokens. */
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  client_id: string;
+  user_id: number;
+  /** the scopes granted, space-separated */
+  scope: string;
+  /** SHA-256 (hex) of the authorization code the grant was made from */
+  code_hash: string | null;
+  created_at: number;
+  last_used_at: number;
+  /** when the current refresh token expires: the grant ends then unless it is refreshed */
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** A refresh token of a grant, stored as its SHA-256; used_at is set when it is rotated. */
+export interface OAuthRefreshTokensTable {
+  token_hash: string;
+  grant_id: number;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -357,6 +384,8 @@ export interface UploadSessionsTable {
   created_at: number;
   /** last activity; sessions idle longer than the time-to-live are removed */
   updated_at: number;
+  /** the owner of the personal space the file lands in, whose quota the open session reserves `size` of; null elsewhere */
+  quota_owner_id: number | null;
 }
 
 /** A chunk received, written and fsync'ed into the session's staging file. */
@@ -368,6 +397,8 @@ export interface UploadChunksTable {
   /** hex MD5 of the chunk */
   md5: string;
   created_at: number;
+  /** set while the chunk is being written (a lease, ms): the row is not a received chunk yet */
+  writing_until: number | null;
 }
 
 /** An approval flow (issue 12). `body` holds the JSON of DefinitionBody (workflow/schemas.ts). */
@@ -581,7 +612,7 @@ export interface FerrySeenTable {
   at: number;
 }
 
-/** Receipts to send back to the sending zone (received, downloaded, expired): sent in the background. */
+/** Receipts to send back to the sending zone (received, downloaded, expired, removed, refused): sent in the background. */
 export interface FerryReceiptsTable {
   id: Generated<number>;
   to_zone: string;
@@ -595,6 +626,10 @@ export interface FerryReceiptsTable {
   lease_until: number;
   attempts: number;
   last_error: string;
+  /** refused: the receiving zone's RejectReason ('' for the other events) */
+  reason: Generated<string>;
+  /** refused: the file concerned, when there is one */
+  detail: Generated<string>;
 }
 
 /** A user's favourites category (默认收藏夹 has no row: favourites with category_id null). */
@@ -693,6 +728,8 @@ export interface Database {
   registrations: RegistrationsTable;
   oauth_clients: OAuthClientsTable;
   oauth_codes: OAuthCodesTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_refresh_tokens: OAuthRefreshTokensTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

@@ -41,8 +41,17 @@ export async function revokeSession(db: Kysely<Database>, id: number, now: numbe
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
 
-/** Revokes every live session of a user; returns how many there were. */
+/**
+ * Ends every client grant of a user (client authorization): its refresh tokens stop working.
+ * Its access tokens are sessions, ended with the others.
+ */
+async function endClientGrantsOfUser(db: Kysely<Database>, userId: number, now: number): Promise<void> {
+  await db.updateTable('oauth_grants').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+/** Revokes every live session of a user (and every client grant); returns how many sessions there were. */
 export async function revokeSessionsOfUser(db: Kysely<Database>, userId: number, now: number): Promise<number> {
+  await endClientGrantsOfUser(db, userId, now);
   const res = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
@@ -53,8 +62,12 @@ export async function revokeSessionsOfUser(db: Kysely<Database>, userId: number,
   return Number(res.numUpdatedRows);
 }
 
-/** Revokes every live session of a user but one (the one that changed the password); returns how many. */
+/**
+ * Revokes every live session of a user but one (the one that changed the password), and every
+ * client grant; returns how many sessions.
+ */
 export async function revokeOtherSessions(db: Kysely<Database>, userId: number, keepId: number, now: number): Promise<number> {
+  await endClientGrantsOfUser(db, userId, now);
   const res = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
