@@ -370,6 +370,22 @@ describe.each(databaseKinds())('client authorization (%s)', (kind) => {
     client = await ok(app(), 'POST', '/api/Admin/Clients', { token: adminToken, body: { name: '云文档桌面同步', redirectUris: [REDIRECT] } });
   });
 
+  test('disabling the account ends its client grants for good: enabling it again brings neither token back', async () => {
+    const person = await userWithToken(app(), adminToken);
+    const { tokens } = await grantAndExchange(person.token);
+    // an authorization code handed out but not yet exchanged
+    const pending = await authorize(person.token);
+    expect(await userInfoStatus(tokens.access_token)).toBe(200);
+    await ok(app(), 'POST', `/api/Admin/Users/${person.userId}/Disable`, { token: adminToken });
+    expect(await userInfoStatus(tokens.access_token)).toBe(403);
+    expect((await refusal(refresh(tokens.refresh_token!))).error).toBe('invalid_grant');
+    await ok(app(), 'POST', `/api/Admin/Users/${person.userId}/Enable`, { token: adminToken });
+    expect(await userInfoStatus(tokens.access_token)).toBe(401);
+    expect((await refusal(refresh(tokens.refresh_token!))).error).toBe('invalid_grant');
+    expect((await refusal(exchange(pending.params, pending.codeVerifier))).error).toBe('invalid_grant');
+    expect(await ok(app(), 'GET', '/api/account/Clients', { token: (await login(app(), person.userName, person.password)).token })).toEqual([]);
+  });
+
   test('registering a client refuses unsafe redirect addresses', async () => {
     for (const uri of ['javascript:alert(1)', 'http://example.com/cb', 'https://app.example.com/cb#x', 'not a url']) {
       const res = await call(app(), 'POST', '/api/Admin/Clients', { token: adminToken, body: { name: '坏的', redirectUris: [uri] } });
