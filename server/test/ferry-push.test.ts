@@ -1,7 +1,8 @@
 // The direct HTTPS channel of 云文档's ferry, between two deployments listening on loopback
 // (plain HTTP here; production puts TLS in front): an approved package is pushed, verified and
 // delivered at once, the receipt comes back the same way; a push signed with another secret
-// writes nothing and fails the task; the ferry's environment variables are checked in Chinese.
+// writes nothing and the task is 被拒收 with the reason; the ferry's environment variables are
+// checked in Chinese.
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -136,7 +137,7 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
     expect(page.data.find((i: any) => i.taskId === created.taskId).files[0]).toMatchObject({ size: bytes.length, sha256: sha256(bytes) });
   });
 
-  test('a push signed with another secret is refused before anything is written, and the task fails with the reason', async () => {
+  test('a push signed with another secret is refused before anything is written, and the task is 被拒收 with the reason', async () => {
     const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(inner.app, 'GET', '/api/Ferry/Settings', { token: innerAdmin });
     await ok(inner.app, 'PUT', '/api/Ferry/Settings', { token: innerAdmin, body: { ...current, typeCheck: false } });
     const created = await send('另一个.txt', Buffer.from('hello'));
@@ -147,13 +148,15 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
     } finally {
       inner.config.ferry.secret = secret;
     }
-    const failed = await task(created.taskId);
-    expect(failed.status).toBe('failed');
-    expect(failed.statusReason).toMatch(/对端拒收：摆渡包签名无效/);
+    const refused = await task(created.taskId);
+    expect(refused.status).toBe('refused');
+    expect(refused.statusReason).toBe('外网拒收：签名校验失败');
     const incoming = path.join(outer.config.dataDir, 'ferry', 'incoming');
     expect(fs.existsSync(incoming) ? fs.readdirSync(incoming) : []).toEqual([]);
     const audit = await ok(outer.app, 'GET', '/api/Ferry/Audit', { token: (await login(outer.app)).token, query: { event: 'package.rejected', page: 1, pageSize: 10 } });
-    expect(audit.data[0].detail).toMatchObject({ channel: 'https', reason: 'badSignature' });
+    // the task and zone its manifest names are recorded, as unverified claims
+    expect(audit.data[0]).toMatchObject({ taskId: created.taskId, detail: { channel: 'https', reason: 'badSignature', from: '内网', signed: false } });
+    expect(audit.data[0].summary).toMatch(/来自 内网；.*摆渡包签名无效（来源与任务未经验证）/);
   });
 
   test('audit retention removes old records and the rest still verifies; the removal is itself recorded', async () => {

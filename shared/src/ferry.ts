@@ -16,6 +16,7 @@ export const FERRY_STATUS_TEXT: Record<FerryTaskStatus, string> = {
   rejected: '已驳回',
   cancelled: '已取消',
   failed: '传输失败',
+  refused: '被拒收',
 };
 
 /** antd Tag colours per state */
@@ -32,12 +33,14 @@ export const FERRY_STATUS_COLOR: Record<FerryTaskStatus, string> = {
   rejected: 'error',
   cancelled: 'default',
   failed: 'error',
+  refused: 'error',
 };
 
 export const FERRY_TAB_STATUSES: Record<FerryTab, FerryTaskStatus[]> = {
   processing: ['scanning', 'pending', 'approved', 'transferring'],
   completed: ['delivered', 'downloaded', 'expired', 'removed'],
-  rejected: ['blocked', 'rejected', 'cancelled', 'failed'],
+  // 被拒收 ends a task without the files arriving, like 传输失败: it sits with the stopped ones
+  rejected: ['blocked', 'rejected', 'cancelled', 'failed', 'refused'],
 };
 
 export const FERRY_TAB_TEXT: Record<FerryTab, string> = {

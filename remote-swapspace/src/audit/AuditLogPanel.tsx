@@ -47,6 +47,7 @@ export const AUDIT_EVENTS: Array<{ event: string; text: string }> = [
   { event: 'task.rejected', text: '审批驳回' },
   { event: 'task.cancelled', text: '取消摆渡' },
   { event: 'task.failed', text: '传输失败' },
+  { event: 'task.refused', text: '被拒收' },
   { event: 'package.sent', text: '发出摆渡包' },
   { event: 'package.delivered', text: '对端已接收' },
   { event: 'package.received', text: '收到摆渡包' },

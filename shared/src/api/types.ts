@@ -811,7 +811,8 @@ export interface WorkflowActionBody {
  * approved (about to be packed), 传输中 transferring (sent, not yet confirmed by the other zone),
  * 已送达 delivered, 已下载 downloaded, 已过期 expired, 已移除 removed, 已驳回 rejected (or revoked by
  * an approver), 已取消 cancelled (by the requester), 传输失败 failed (the approved bytes could not
- * be sent, e.g. changed on disk after approval).
+ * be sent, e.g. changed on disk after approval), 被拒收 refused (the receiving zone's checks
+ * refused the package: statusReason says which zone and why, e.g. 外网拒收：文件哈希不符（a.pdf）).
  */
 export type FerryTaskStatus =
   | 'scanning'
@@ -825,9 +826,10 @@ export type FerryTaskStatus =
   | 'removed'
   | 'rejected'
   | 'cancelled'
-  | 'failed';
+  | 'failed'
+  | 'refused';
 
-/** The three tabs of 我的摆渡: processing (scanning…transferring), completed (delivered…removed), rejected (blocked, rejected, cancelled, failed). */
+/** The three tabs of 我的摆渡: processing (scanning…transferring), completed (delivered…removed), rejected (blocked, rejected, cancelled, failed, refused). */
 export type FerryTab = 'processing' | 'completed' | 'rejected';
 
 /** The checks, each switched on or off in the settings. */

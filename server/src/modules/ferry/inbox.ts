@@ -1,7 +1,9 @@
 // The receiving side of 云文档's ferry: packages imported from the spool directories or pushed
 // over HTTPS, verified (signature, zone, novelty, every file's size and SHA-256) before they
 // count as delivered; the recipients' 收到的文件 with download until they expire; and the
-// receipts (received, downloaded, expired, removed) queued back to the sending zone.
+// receipts (received, downloaded, expired, removed, refused) queued back to the sending zone.
+// A refused package is audited with the task and sending zone its manifest names (marked as a
+// mere claim when the signature did not hold).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,7 @@ import { contentTypeOf, type Content } from '../downloads/http';
 import { userNameKey } from '../users/repository';
 import { releaseBlobs, type BlobStore } from '../versions/blobs';
 import { appendAudit } from './audit';
-import { enqueueReceipt, wasSeen } from './repository';
+import { enqueueReceipt, receiptQueued, wasSeen } from './repository';
 import type { FerryInboxItem } from './schemas';
 import type { FerryService } from './service';
 import {
@@ -24,11 +26,12 @@ import {
   receivePackageDir,
   receivePackages,
   REJECT_MESSAGES,
+  REPORTED_REFUSALS,
   writePackage,
-  type Manifest,
   type ReceivedPackage,
   type Receipt,
   type Rejected,
+  type RejectReason,
 } from './spool';
 import { unpackPush, type PushReply } from './push';
 
@@ -36,6 +39,8 @@ export const INBOX_NOT_FOUND = '收到的文件不存在或无权查看';
 const RECEIPT_LEASE_MS = 10 * 60 * 1000;
 
 const displayName = (u: Pick<UserRow, 'nick_name' | 'user_name'>) => u.nick_name || u.user_name;
+/** A name from a manifest, kept short for the audit (an unsigned manifest may say anything). */
+const clip = (v: unknown, max = 64): string | undefined => (typeof v === 'string' ? ([...v].length > max ? `${[...v].slice(0, max).join('')}…` : v) : undefined);
 const wireId = (id: number | string) => String(id);
 
 export class FerryInbox {
@@ -64,7 +69,7 @@ export class FerryInbox {
     for (const dir of this.config.ferry.spoolIn) {
       const got = await receivePackages(dir, secret, this.ferry.zone, this.seen, (pkg) => this.accept(pkg, 'spool'));
       accepted += got.accepted.length;
-      for (const r of got.rejected) await this.auditRejected(r, 'spool');
+      for (const r of got.rejected) await this.refused(r, 'spool');
       rejected.push(...got.rejected);
     }
     return { accepted, rejected };
@@ -78,25 +83,67 @@ export class FerryInbox {
     await fs.promises.mkdir(incoming, { recursive: true });
     const unpacked = await unpackPush(body, incoming, secret);
     if ('error' in unpacked) {
-      await appendAudit(this.db, { event: 'package.rejected', actorId: null, actorName: '系统', taskId: '', detail: { channel: 'https', reason: unpacked.error, message: unpacked.message } });
+      const claimed = unpacked.claimed ?? null;
+      await this.refused({ name: '', packageId: claimed?.packageId ?? null, reason: unpacked.error, detail: '', quarantined: '', manifest: claimed, signed: false }, 'https', unpacked.message);
       return { accepted: false, reason: unpacked.error, message: unpacked.message };
     }
     const outcome = await receivePackageDir(unpacked.dir, path.join(this.root, 'quarantine'), secret, this.ferry.zone, this.seen, (pkg) => this.accept(pkg, 'https'));
     if (outcome.rejected) {
-      await this.auditRejected(outcome.rejected, 'https', unpacked.manifest);
-      return { accepted: false, reason: outcome.rejected.reason, message: REJECT_MESSAGES[outcome.rejected.reason] };
+      // the reply is the sender's refusal receipt: nothing is queued for an HTTPS peer
+      await this.refused(outcome.rejected, 'https');
+      return { accepted: false, reason: outcome.rejected.reason, message: REJECT_MESSAGES[outcome.rejected.reason], detail: outcome.rejected.detail };
     }
     return { accepted: true, reason: '', message: '' };
   }
 
-  private async auditRejected(r: Rejected, channel: 'spool' | 'https', manifest?: Manifest): Promise<void> {
-    await appendAudit(this.db, {
-      event: 'package.rejected',
-      actorId: null,
-      actorName: '系统',
-      taskId: manifest?.taskId ?? '',
-      detail: { channel, packageId: r.packageId, from: manifest?.fromZone, reason: r.reason, message: REJECT_MESSAGES[r.reason], file: r.detail, quarantined: r.quarantined },
+  /**
+   * A refused package: audited with the task, number and zones its manifest names (a claim only
+   * when its signature did not hold), and, over the spool, reported back to the sending zone.
+   */
+  private async refused(r: Rejected, channel: 'spool' | 'https', message: string = REJECT_MESSAGES[r.reason]): Promise<void> {
+    const m = r.manifest;
+    const now = Date.now();
+    await this.db.transaction().execute(async (trx) => {
+      const receipt = channel === 'spool' && (await this.reportRefusal(trx, r, now));
+      await appendAudit(trx, {
+        event: 'package.rejected',
+        actorId: null,
+        actorName: '系统',
+        taskId: clip(m?.taskId) ?? '',
+        detail: {
+          channel,
+          packageId: r.packageId,
+          kind: m ? (m.kind ?? 'files') : undefined,
+          taskNumber: clip(m?.taskNumber),
+          from: clip(m?.fromZone),
+          to: clip(m?.toZone),
+          signed: r.signed,
+          reason: r.reason,
+          message,
+          file: r.detail,
+          quarantined: r.quarantined || undefined,
+          receipt,
+        },
+        at: now,
+      });
     });
+  }
+
+  /**
+   * Queues a refusal receipt to the zone that sent a refused package (spool), when it can tell
+   * the sender something true and there is a way back. Never about a receipt, a replay or a
+   * package that was imported here; never to a one-way sender (FERRY_ACCEPT_FROM, not a peer);
+   * once per package. When the signature did not hold, the task and package it names are only
+   * claimed: the receipt (signed here, like every receipt) says so by its reason, and the sender
+   * acts on it only for the very package it has in transit to this zone.
+   */
+  private async reportRefusal(trx: Kysely<Database>, r: Rejected, now: number): Promise<boolean> {
+    const m = r.manifest;
+    if (!m || m.kind === 'receipt' || !REPORTED_REFUSALS.has(r.reason)) return false;
+    if (m.toZone !== this.ferry.zone || !this.ferry.peer(m.fromZone) || [...m.taskId].length > 64) return false;
+    if ((await wasSeen(trx, m.packageId)) || (await receiptQueued(trx, m.packageId, 'refused'))) return false;
+    await enqueueReceipt(trx, { toZone: m.fromZone, taskId: m.taskId, packageId: m.packageId, event: 'refused', byName: '', at: now, reason: r.reason, detail: r.detail.slice(0, 500) });
+    return true;
   }
 
   /** Imports one verified package: files into the store, recipients resolved, receipt queued. */
@@ -381,7 +428,13 @@ export class FerryInbox {
         await this.db.updateTable('ferry_receipts').set({ last_error: `未配置到“${r.to_zone}”的摆渡通道，回执无法送回`, lease_until: now + 60 * 60 * 1000 }).where('id', '=', r.id).execute();
         continue;
       }
-      const receipt: Receipt = { event: r.event as Receipt['event'], at: Number(r.at), byName: r.by_name, packageId: r.package_id };
+      const receipt: Receipt = {
+        event: r.event as Receipt['event'],
+        at: Number(r.at),
+        byName: r.by_name,
+        packageId: r.package_id,
+        ...(r.event === 'refused' ? { reason: r.reason as RejectReason, ...(r.detail ? { detail: r.detail } : {}) } : {}),
+      };
       const target = peer.channel === 'spool' ? peer.dir : this.ferry.outboxDir(peer.zone);
       try {
         await writePackage(

@@ -9,17 +9,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Manifest, RejectReason } from './spool';
-import { sign } from './spool';
+import { parseManifest, sign } from './spool';
 
 export const PUSH_CONTENT_TYPE = 'application/x-ferry-package';
 export const PUSH_PATH = '/api/Ferry/Channel/Packages';
 const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-/** What the receiver answered. */
+/** What the receiver answered: for a refused package, this is the sender's refusal receipt. */
 export interface PushReply {
   accepted: boolean;
   reason: RejectReason | '';
   message: string;
+  /** the file concerned by a refusal, when there is one */
+  detail?: string;
 }
 
 async function* packageBody(dir: string): AsyncGenerator<Buffer> {
@@ -116,7 +118,8 @@ class ExactReader {
   }
 }
 
-export type Unpacked = { dir: string; manifest: Manifest } | { error: 'badSignature' | 'unreadable'; message: string };
+/** A pushed package rebuilt, or why not (with what its manifest claims, unsigned, for the audit). */
+export type Unpacked = { dir: string; manifest: Manifest } | { error: 'badSignature' | 'unreadable'; message: string; claimed?: Manifest | null };
 
 /**
  * Rebuilds a pushed package under `incomingRoot/<random>.pkg`. The signature is checked as soon
@@ -132,7 +135,7 @@ export async function unpackPush(source: AsyncIterable<Buffer>, incomingRoot: st
   const signature = await reader.read(64);
   if (!manifestBytes || !signature) return { error: 'unreadable', message: '摆渡包不完整' };
   const expected = Buffer.from(sign(manifestBytes, secret), 'latin1');
-  if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected)) return { error: 'badSignature', message: '摆渡包签名无效' };
+  if (signature.length !== expected.length || !crypto.timingSafeEqual(signature, expected)) return { error: 'badSignature', message: '摆渡包签名无效', claimed: parseManifest(manifestBytes) };
   let manifest: Manifest;
   try {
     manifest = JSON.parse(manifestBytes.toString('utf8')) as Manifest;

@@ -20,6 +20,7 @@ export const EVENT_TEXT: Record<string, string> = {
   'task.rejected': '审批驳回',
   'task.cancelled': '取消摆渡',
   'task.failed': '传输失败',
+  'task.refused': '被拒收',
   'package.sent': '发出摆渡包',
   'package.delivered': '对端已接收',
   'package.received': '收到摆渡包',
@@ -73,8 +74,13 @@ export function summarize(event: string, d: Detail): string {
       return `${route}；通道 ${d.channel === 'https' ? 'HTTPS' : '摆渡目录'}；摆渡包 ${String(d.packageId ?? '')}；文件：${fileList(d)}`;
     case 'package.received':
       return `${route}；发送人 ${String(d.sender ?? '')}；接收人 ${((d.recipients as string[]) ?? []).join('、')}；文件：${fileList(d)}`;
-    case 'package.rejected':
-      return `${d.from ? `来自 ${String(d.from)}；` : ''}${String(d.message ?? d.reason ?? '')}${d.file ? `：${String(d.file)}` : ''}`;
+    case 'package.rejected': {
+      const task = d.taskNumber ? `摆渡任务 ${String(d.taskNumber)}；` : '';
+      // a manifest whose signature failed only claims where it comes from
+      const unverified = d.signed === false && (d.from || d.taskNumber) ? '（来源与任务未经验证）' : '';
+      const back = d.receipt === true ? '；已回执发送方' : '';
+      return `${d.from ? `来自 ${String(d.from)}；` : ''}${task}${String(d.message ?? d.reason ?? '')}${d.file ? `：${String(d.file)}` : ''}${unverified}${back}`;
+    }
     case 'settings.changed':
       return `修改了：${Object.keys((d.changed as Detail) ?? {})
         .map((k) => SETTING_TEXT[k] ?? k)

@@ -94,10 +94,28 @@ export async function wasSeen(db: Kysely<Database>, packageId: string): Promise<
 
 export async function enqueueReceipt(
   db: Kysely<Database>,
-  r: { toZone: string; taskId: string; packageId: string; event: string; byName: string; at: number },
+  r: { toZone: string; taskId: string; packageId: string; event: string; byName: string; at: number; reason?: string; detail?: string },
 ): Promise<void> {
   await db
     .insertInto('ferry_receipts')
-    .values({ to_zone: r.toZone, task_id: r.taskId, package_id: r.packageId, event: r.event, at: r.at, by_name: r.byName, sent_at: null, lease_until: 0, attempts: 0, last_error: '' })
+    .values({
+      to_zone: r.toZone,
+      task_id: r.taskId,
+      package_id: r.packageId,
+      event: r.event,
+      at: r.at,
+      by_name: r.byName,
+      sent_at: null,
+      lease_until: 0,
+      attempts: 0,
+      last_error: '',
+      ...(r.reason !== undefined ? { reason: r.reason } : {}),
+      ...(r.detail !== undefined ? { detail: r.detail } : {}),
+    })
     .execute();
+}
+
+/** Whether a receipt of this event about this package is already queued (or sent). */
+export async function receiptQueued(db: Kysely<Database>, packageId: string, event: string): Promise<boolean> {
+  return !!(await db.selectFrom('ferry_receipts').select('id').where('package_id', '=', packageId).where('event', '=', event).executeTakeFirst());
 }

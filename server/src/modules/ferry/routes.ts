@@ -250,8 +250,17 @@ export const ferryRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags,
           summary: '接收对端推送的摆渡包',
-          description: `对端部署调用（Content-Type: ${PUSH_CONTENT_TYPE}）：4 字节清单长度、清单、64 个字符的 HMAC-SHA256 签名，然后按清单顺序是每个文件的内容。签名不对时不写入任何内容；校验与摆渡目录相同。`,
-          response: { 200: Envelope(Type.Object({ accepted: Type.Boolean(), reason: Type.String(), message: Type.String() })) },
+          description: `对端部署调用（Content-Type: ${PUSH_CONTENT_TYPE}）：4 字节清单长度、清单、64 个字符的 HMAC-SHA256 签名，然后按清单顺序是每个文件的内容。签名不对时不写入任何内容；校验与摆渡目录相同。拒收时的回复即发送方的拒收回执：reason 为原因，detail 为相关文件名，发送方据此把任务标为被拒收。`,
+          response: {
+            200: Envelope(
+              Type.Object({
+                accepted: Type.Boolean(),
+                reason: Type.String(),
+                message: Type.String(),
+                detail: Type.Optional(Type.String({ description: '拒收时相关的文件名（没有时不带）' })),
+              }),
+            ),
+          },
         },
       },
       async (req) => ok(await inbox.receivePush(req.raw as AsyncIterable<Buffer>)),

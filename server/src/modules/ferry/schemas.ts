@@ -8,7 +8,7 @@ export const REASON_MAX = 500;
 export const RECIPIENTS_MAX = 20;
 export const RECIPIENT_MAX = 64;
 
-const STATUSES = ['scanning', 'blocked', 'pending', 'approved', 'transferring', 'delivered', 'downloaded', 'expired', 'removed', 'rejected', 'cancelled', 'failed'] as const;
+const STATUSES = ['scanning', 'blocked', 'pending', 'approved', 'transferring', 'delivered', 'downloaded', 'expired', 'removed', 'rejected', 'cancelled', 'failed', 'refused'] as const;
 export type FerryTaskStatus = (typeof STATUSES)[number];
 const TaskStatus = Type.Union(
   [
@@ -24,17 +24,18 @@ const TaskStatus = Type.Union(
     Type.Literal('rejected'),
     Type.Literal('cancelled'),
     Type.Literal('failed'),
+    Type.Literal('refused'),
   ],
   {
     description:
-      'scanning 检查中，blocked 已拦截，pending 审批中，approved 已批准，transferring 传输中，delivered 已送达，downloaded 已下载，expired 已过期，removed 已移除，rejected 已驳回，cancelled 已取消，failed 传输失败',
+      'scanning 检查中，blocked 已拦截，pending 审批中，approved 已批准，transferring 传输中，delivered 已送达，downloaded 已下载，expired 已过期，removed 已移除，rejected 已驳回，cancelled 已取消，failed 传输失败，refused 被拒收（接收方校验未通过，statusReason 说明原因）',
   },
 );
 
 export const FERRY_TABS = {
   processing: ['scanning', 'pending', 'approved', 'transferring'],
   completed: ['delivered', 'downloaded', 'expired', 'removed'],
-  rejected: ['blocked', 'rejected', 'cancelled', 'failed'],
+  rejected: ['blocked', 'rejected', 'cancelled', 'failed', 'refused'],
 } as const satisfies Record<string, readonly FerryTaskStatus[]>;
 export type FerryTab = keyof typeof FERRY_TABS;
 
@@ -102,7 +103,7 @@ export const TaskPageSchema = Type.Object({ data: Type.Array(TaskRowSchema), tot
 
 export const TasksQuerySchema = Type.Object({
   status: Type.Union([Type.Literal('processing'), Type.Literal('completed'), Type.Literal('rejected')], {
-    description: 'processing 审批中（检查中…传输中），completed 已完成（已送达…已移除），rejected 已驳回（已拦截、已驳回、已取消、传输失败）',
+    description: 'processing 审批中（检查中…传输中），completed 已完成（已送达…已移除），rejected 已驳回（已拦截、已驳回、已取消、传输失败、被拒收）',
   }),
   keyword: Type.Optional(Type.String({ maxLength: 100, description: '编号、原因或接收人中包含的文字' })),
   ...PagingFilled(20, 200),

@@ -3,8 +3,9 @@
 // switch on; a task that passes goes to the direction's approval flow (workflow source 'ferry');
 // once approved, exactly the pinned bytes are packed (re-hashed: a change on disk fails the
 // task) and sent through the peer's channel. Receipts from the other side move the task on
-// (delivered, downloaded, expired, removed). Background work (scanning after a restart, sending,
-// pushing, receipts) is leased in the database rows, so any API instance takes it up.
+// (delivered, downloaded, expired, removed) or say it was refused on arrival (被拒收, with the
+// reason). Background work (scanning after a restart, sending, pushing, receipts) is leased in
+// the database rows, so any API instance takes it up.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,7 +43,7 @@ import {
   type TasksQuery,
 } from './schemas';
 import { FerrySettingsStore } from './settings';
-import { ChangedAfterApproval, PackageRefused, writePackage, type Manifest, type PackSource } from './spool';
+import { ChangedAfterApproval, PackageRefused, REFUSAL_TEXT, writePackage, type Manifest, type PackSource, type RejectReason } from './spool';
 
 export const FERRY_SOURCE = 'ferry';
 export const TASK_NOT_FOUND = '摆渡任务不存在或无权查看';
@@ -72,7 +73,20 @@ const STATUS_TEXT: Record<FerryTaskStatus, string> = {
   rejected: '已驳回',
   cancelled: '已取消',
   failed: '传输失败',
+  refused: '被拒收',
 };
+
+/** Refusals in an HTTPS push's reply that end the task as 被拒收 (an unreadable push is tried again). */
+const REFUSED_ON_PUSH: ReadonlySet<string> = new Set<RejectReason>(['badSignature', 'wrongZone', 'directionClosed', 'missingFile', 'sizeMismatch', 'hashMismatch']);
+
+/** Audit events of the receiving side: their task ids are the other zone's, never a task of this one. */
+const RECEIVING_EVENTS = ['package.received', 'package.rejected', 'file.downloaded', 'inbox.expired', 'inbox.removed'];
+
+/** What a refused task shows after 被拒收, e.g. 外网拒收：文件哈希不符（图纸.dwg）. */
+export function refusalText(zone: string, reason: RejectReason, file: string): string {
+  const name = [...file].length > 100 ? `${[...file].slice(0, 100).join('')}…` : file;
+  return `${zone}拒收：${REFUSAL_TEXT[reason] ?? REFUSAL_TEXT.unreadable}${name ? `（${name}）` : ''}`;
+}
 
 const wireId = (id: number | string) => String(id);
 const displayName = (u: Pick<UserRow, 'nick_name' | 'user_name'>) => u.nick_name || u.user_name;
@@ -453,6 +467,7 @@ export class FerryService {
       .selectFrom('ferry_audit')
       .select(['at', 'event', 'actor_name', 'detail'])
       .where('task_id', '=', wireId(row.id))
+      .where('event', 'not in', RECEIVING_EVENTS)
       .orderBy('seq')
       .execute();
     const pending = row.status === 'pending';
@@ -660,6 +675,10 @@ export class FerryService {
       if (reply.accepted || reply.reason === 'replayed') {
         if (manifest.kind !== 'receipt') await this.markDelivered(manifest.taskId, manifest.packageId, Date.now(), peer.zone);
         await fs.promises.rm(pkgDir, { recursive: true, force: true });
+      } else if (manifest.kind !== 'receipt' && REFUSED_ON_PUSH.has(reply.reason)) {
+        // the reply of the peer this package was pushed to is its refusal receipt
+        await this.markRefused(manifest.taskId, manifest.packageId, peer.zone, reply.reason as RejectReason, reply.detail ?? '', 'reply');
+        await fs.promises.rm(pkgDir, { recursive: true, force: true });
       } else if (['badSignature', 'wrongZone', 'directionClosed', 'unknownTask'].includes(reply.reason)) {
         await fs.promises.rm(pkgDir, { recursive: true, force: true });
         if (manifest.kind !== 'receipt') {
@@ -685,12 +704,16 @@ export class FerryService {
     await this.db.transaction().execute(async (trx) => {
       const row = await findTask(trx, id);
       if (!row || row.package_id !== packageId || row.to_zone !== zone) return;
-      if (!(await moveTask(trx, id, ['transferring'], 'delivered', { delivered_at: at, status_reason: '', last_error: '' }))) return;
+      // a refusal was about a copy: the other zone has now verified and imported the package itself
+      if (!(await moveTask(trx, id, ['transferring', 'refused'], 'delivered', { delivered_at: at, status_reason: '', last_error: '' }))) return;
       await appendAudit(trx, { event: 'package.delivered', actorId: null, actorName: '系统', taskId: taskIdText, detail: { packageId, to: zone } });
     });
   }
 
-  /** A receipt from the receiving zone: received, downloaded, expired or removed. */
+  /**
+   * A receipt from the receiving zone: received, downloaded, expired, removed or refused. It has
+   * passed the signature check; it must also name the package this task sent to that zone.
+   */
   async applyReceipt(m: Manifest): Promise<void> {
     const r = m.receipt;
     if (!r) return;
@@ -700,14 +723,43 @@ export class FerryService {
       throw new PackageRefused('unknownTask', m.taskId);
     }
     if (r.event === 'received') return this.markDelivered(m.taskId, r.packageId, r.at, m.fromZone);
+    if (r.event === 'refused') {
+      await this.markRefused(m.taskId, r.packageId, m.fromZone, r.reason ?? 'unreadable', r.detail ?? '', 'receipt');
+      return;
+    }
     const event = r.event;
     await this.db.transaction().execute(async (trx) => {
-      // a receipt may overtake 'received' (spool order): delivered is implied
+      // a receipt may overtake 'received' (spool order): delivered is implied; a refusal of a
+      // copy of the package gives way to what happened to the package itself
       if (event === 'downloaded') {
-        if (!(await moveTask(trx, row.id, ['transferring', 'delivered'], 'downloaded', { downloaded_at: r.at, delivered_at: row.delivered_at ?? r.at }))) return;
-      } else if (!(await moveTask(trx, row.id, ['transferring', 'delivered', 'downloaded'], event, { delivered_at: row.delivered_at ?? r.at }))) return;
+        if (!(await moveTask(trx, row.id, ['transferring', 'delivered', 'refused'], 'downloaded', { downloaded_at: r.at, delivered_at: row.delivered_at ?? r.at, status_reason: '' }))) return;
+      } else if (!(await moveTask(trx, row.id, ['transferring', 'delivered', 'downloaded', 'refused'], event, { delivered_at: row.delivered_at ?? r.at, status_reason: '' }))) return;
       await appendAudit(trx, { event: `task.${event}`, actorId: null, actorName: r.byName || '系统', taskId: m.taskId, detail: { packageId: r.packageId, zone: m.fromZone, at: r.at } });
     });
+  }
+
+  /**
+   * The receiving zone refused the package sent for this task (its refusal receipt, or the reply
+   * to an HTTPS push). Only the package this task sent to that zone, and only while it is in
+   * transit: a delivery once confirmed is never taken back (a replay is refused over there, but
+   * the task was delivered), and a refusal naming another package changes nothing.
+   */
+  async markRefused(taskIdText: string, packageId: string, zone: string, reason: RejectReason, file: string, via: 'receipt' | 'reply'): Promise<boolean> {
+    const id = parseId(taskIdText);
+    if (id === null) return false;
+    const text = refusalText(zone, reason, file);
+    const now = Date.now();
+    let gone: string[] = [];
+    const moved = await this.db.transaction().execute(async (trx) => {
+      const row = await findTask(trx, id);
+      if (!row || row.package_id !== packageId || row.to_zone !== zone) return false;
+      if (!(await moveTask(trx, id, ['transferring'], 'refused', { status_reason: text, last_error: '', lease_until: 0 }, now))) return false;
+      gone = await this.releaseFiles(trx, id);
+      await appendAudit(trx, { event: 'task.refused', actorId: null, actorName: '系统', taskId: wireId(id), detail: { reason: text, code: reason, file, packageId, zone, via }, at: now });
+      return true;
+    });
+    await this.blobs.remove(gone);
+    return moved;
   }
 
   /** Tasks whose received files have expired by now on the other side, as far as this side knows. */
@@ -775,6 +827,8 @@ export function eventLine(event: string, detail: Record<string, unknown>, toZone
       return reason || '已取消';
     case 'task.failed':
       return `传输失败：${reason}`;
+    case 'task.refused':
+      return reason || '接收方拒收';
     default:
       return event;
   }

@@ -7,7 +7,8 @@
 // builds it under a temporary name and renames it into place once every byte is on disk, so a
 // receiver never sees half a package. The receiver imports only packages whose signature
 // holds, whose id it has not seen, and whose every file has the manifest's size and SHA-256;
-// anything else moves to `quarantine/` with the reason beside it.
+// anything else moves to `quarantine/` with the reason beside it, and (see REPORTED_REFUSALS) the
+// sender may hear of it through a refusal receipt.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,12 +29,17 @@ export interface ManifestFile {
 
 /** What a receipt tells the sending zone about its task. */
 export interface Receipt {
-  event: 'received' | 'downloaded' | 'expired' | 'removed';
+  /** refused: the package did not pass the receiving zone's checks (reason and detail say why) */
+  event: 'received' | 'downloaded' | 'expired' | 'removed' | 'refused';
   /** epoch ms */
   at: number;
   byName: string;
   /** the package the receipt is about */
   packageId: string;
+  /** refused only: why */
+  reason?: RejectReason;
+  /** refused only: the file concerned, when there is one */
+  detail?: string;
 }
 
 export interface Manifest {
@@ -85,6 +91,30 @@ export const REJECT_MESSAGES: Record<RejectReason, string> = {
   directionClosed: '摆渡设置不允许从该区域摆渡到本区域',
   unknownTask: '回执对应的摆渡任务不存在',
 };
+
+/**
+ * The same reasons as the sender's task shows them after 被拒收 (short, for the person who sent
+ * the files).
+ */
+export const REFUSAL_TEXT: Record<RejectReason, string> = {
+  unreadable: '摆渡包不完整或格式错误',
+  badSignature: '签名校验失败',
+  replayed: '重复的摆渡包',
+  missingFile: '摆渡包缺少文件',
+  sizeMismatch: '文件大小不符',
+  hashMismatch: '文件哈希不符',
+  wrongZone: '目标网络区域不符',
+  directionClosed: '对方未开放该摆渡方向',
+  unknownTask: '没有对应的摆渡任务',
+};
+
+/**
+ * Refusals a receiving zone reports back to the sender in a refusal receipt (spool). Not an
+ * unreadable package (nothing identifies it), not a replay (the package was imported here once,
+ * so the sender has its 已送达 or will have it), not another zone's package (the sender's task is
+ * in transit to that zone, not to this one), and never anything about a receipt.
+ */
+export const REPORTED_REFUSALS: ReadonlySet<RejectReason> = new Set<RejectReason>(['badSignature', 'missingFile', 'sizeMismatch', 'hashMismatch', 'directionClosed']);
 
 /** Thrown by a receiver's `accept` to refuse a package that verified (direction closed…). */
 export class PackageRefused extends Error {
@@ -235,9 +265,16 @@ export interface Rejected {
   detail: string;
   /** where it now lies */
   quarantined: string;
+  /** the manifest as far as it could be read (null: unreadable) */
+  manifest: Manifest | null;
+  /** whether the manifest's signature held: when not, everything it names is only claimed */
+  signed: boolean;
 }
 
-function parseManifest(bytes: Buffer): Manifest | null {
+const REJECT_REASONS = Object.keys(REJECT_MESSAGES);
+
+/** Parses a manifest's bytes and checks their shape (not their signature); null when malformed. */
+export function parseManifest(bytes: Buffer): Manifest | null {
   try {
     const m = JSON.parse(bytes.toString('utf8')) as Manifest;
     const okFile = (f: ManifestFile) =>
@@ -260,8 +297,9 @@ function parseManifest(bytes: Buffer): Manifest | null {
     }
     if (m.kind === 'receipt') {
       const r = m.receipt;
-      const events = ['received', 'downloaded', 'expired', 'removed'];
+      const events = ['received', 'downloaded', 'expired', 'removed', 'refused'];
       if (!r || !events.includes(r.event) || !Number.isSafeInteger(r.at) || typeof r.byName !== 'string' || typeof r.packageId !== 'string' || m.files.length) return null;
+      if (r.event === 'refused' && (!REJECT_REASONS.includes(r.reason as string) || (r.detail !== undefined && (typeof r.detail !== 'string' || r.detail.length > 1000)))) return null;
     }
     return m;
   } catch {
@@ -275,17 +313,18 @@ async function verify(
   secret: string,
   zone: string,
   seen: (packageId: string) => Promise<boolean>,
-): Promise<{ manifest: Manifest | null; reason: RejectReason | null; detail: string; md5s: string[] }> {
+): Promise<{ manifest: Manifest | null; signed: boolean; reason: RejectReason | null; detail: string; md5s: string[] }> {
   let bytes: Buffer;
   let signature: string;
   try {
     bytes = await fs.promises.readFile(path.join(dir, 'manifest.json'));
     signature = await fs.promises.readFile(path.join(dir, 'manifest.sig'), 'utf8');
   } catch {
-    return { manifest: null, reason: 'unreadable', detail: '缺少清单或签名', md5s: [] };
+    return { manifest: null, signed: false, reason: 'unreadable', detail: '缺少清单或签名', md5s: [] };
   }
-  const refuse = (m: Manifest | null, reason: RejectReason, detail = '') => ({ manifest: m, reason, detail, md5s: [] });
-  if (!signatureHolds(bytes, signature, secret)) return refuse(null, 'badSignature');
+  const refuse = (m: Manifest | null, reason: RejectReason, detail = '') => ({ manifest: m, signed: true, reason, detail, md5s: [] });
+  // what an unsigned manifest names is kept for the audit, as a claim; it is never imported
+  if (!signatureHolds(bytes, signature, secret)) return { ...refuse(parseManifest(bytes), 'badSignature'), signed: false };
   const manifest = parseManifest(bytes);
   if (!manifest) return refuse(null, 'unreadable', '清单格式错误');
   if (manifest.toZone !== zone) return refuse(manifest, 'wrongZone', manifest.toZone);
@@ -300,7 +339,7 @@ async function verify(
     if (got.sha256 !== f.sha256) return refuse(manifest, 'hashMismatch', f.name);
     md5s.push(got.md5);
   }
-  return { manifest, reason: null, detail: '', md5s };
+  return { manifest, signed: true, reason: null, detail: '', md5s };
 }
 
 const CLAIM_SUFFIX = '.claimed';
@@ -335,7 +374,7 @@ export async function receivePackageDir(
 ): Promise<ReceiveOutcome> {
   const checked = await verify(dir, secret, zone, seen);
   let { reason, detail } = checked;
-  const { manifest } = checked;
+  const { manifest, signed } = checked;
   if (reason === null && manifest) {
     try {
       await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))), md5s: checked.md5s });
@@ -352,7 +391,7 @@ export async function receivePackageDir(
   await fs.promises.rename(dir, quarantined);
   const why = reason ?? 'unreadable';
   await fs.promises.writeFile(path.join(quarantined, 'REJECTED.txt'), `${REJECT_MESSAGES[why]}${detail ? `：${detail}` : ''}\n`);
-  return { rejected: { name, packageId: manifest?.packageId ?? null, reason: why, detail, quarantined } };
+  return { rejected: { name, packageId: manifest?.packageId ?? null, reason: why, detail, quarantined, manifest, signed: signed && manifest !== null } };
 }
 
 /**

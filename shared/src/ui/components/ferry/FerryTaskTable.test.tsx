@@ -3,7 +3,7 @@
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, announceFerryChange, FERRY_CHANGED_EVENT, type FerryTab, type FerryTaskDetail } from '@app/shared';
+import { api, announceFerryChange, FERRY_CHANGED_EVENT, FERRY_TAB_STATUSES, type FerryTab, type FerryTaskDetail } from '@app/shared';
 import { button, ferryDetail, ferryFile, ferryRow, HASH, panelOf, renderWithProviders, settled, toasts } from '@app/shared/test';
 import { FerryTaskTable, type FerryTaskTableProps } from './FerryTaskTable';
 
@@ -93,6 +93,16 @@ describe('FerryTaskTable', () => {
     expect(list).toHaveBeenLastCalledWith({ status: 'rejected', page: 1, pageSize: 20 }, { errorMode: 'none' });
   });
 
+  it('a package the other zone refused shows 被拒收 in red with the zone and the reason, among the stopped tasks', async () => {
+    const list = jest.spyOn(api, 'getFerryTasks').mockResolvedValue({ data: [ferryRow({ status: 'refused', statusReason: '外网拒收：文件哈希不符（季度报告.pdf）' })], total: 1 });
+    renderTable({ tab: 'rejected' });
+    const tag = await screen.findByText('被拒收');
+    expect(tag).toHaveClass('ant-tag-error');
+    expect(tag.parentElement).toHaveTextContent('被拒收外网拒收：文件哈希不符（季度报告.pdf）');
+    expect(list).toHaveBeenCalledWith({ status: 'rejected', page: 1, pageSize: 20 }, { errorMode: 'none' });
+    expect(FERRY_TAB_STATUSES.rejected).toContain('refused');
+  });
+
   it('pages through the server, searches by keyword from the first page, and reloads on a ferry change', async () => {
     const list = jest.spyOn(api, 'getFerryTasks').mockImplementation(async (q) => ({
       data: [ferryRow({ taskId: `p${q.page}`, number: `BD-PAGE-${q.page}` })],
@@ -177,6 +187,25 @@ describe('FerryTaskDrawer', () => {
     expect(within(drawer).queryByText('取消摆渡')).not.toBeInTheDocument();
     expect(within(drawer).queryByText('预览')).not.toBeInTheDocument();
     expect(within(drawer).queryByText('查看审批')).not.toBeInTheDocument();
+  });
+
+  it('a refused task says 被拒收 with the zone and the reason, and its timeline ends with the refusal', async () => {
+    const { drawer } = await open(
+      ferryDetail({
+        status: 'refused',
+        statusReason: '外网拒收：签名校验失败',
+        events: [
+          { at: '2026-11-24 09:30:00', text: '已打包发出（摆渡目录）', actorName: '系统' },
+          { at: '2026-11-24 09:40:00', text: '外网拒收：签名校验失败', actorName: '系统' },
+        ],
+      }),
+    );
+    const facts = within(drawer).getByText('编号').closest('.ant-descriptions') as HTMLElement;
+    expect(within(facts).getByText('被拒收')).toHaveClass('ant-tag-error');
+    expect(facts).toHaveTextContent('状态被拒收外网拒收：签名校验失败');
+    const events = within(drawer).getAllByTestId('ferry-event');
+    expect(events[events.length - 1]).toHaveTextContent('外网拒收：签名校验失败');
+    expect(within(drawer).queryByText('取消摆渡')).not.toBeInTheDocument();
   });
 
   it('a failed check is red and says why', async () => {
