@@ -13,6 +13,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
 import { uploadsRoutes } from './modules/uploads/routes';
+import { quotaRoutes } from './modules/quota/routes';
 import { sharesRoutes } from './modules/shares/routes';
 import { foldersRoutes } from './modules/folders/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
@@ -72,6 +73,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(versionsRoutes);
   await api.register(downloadsRoutes);
   await api.register(uploadsRoutes);
+  await api.register(quotaRoutes);
   await api.register(sharesRoutes);
   await api.register(workflowRoutes);
   await api.register(ferryRoutes);

@@ -2,6 +2,7 @@
 // Every default works with nothing installed: SQLite under ./data, port 8080.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseAddressList } from './lib/address-list';
 import { which } from './lib/executables';
 
 export const REMOTE_NAMES = ['files', 'workflow', 'swapspace', 'ferry', 'share'] as const;
@@ -57,6 +58,46 @@ export interface AppConfig {
   secretKey: string | null;
   /** DingTalk sign-in (docs/integration.md, "DingTalk"); null: off */
   dingtalk: DingTalkConfig | null;
+  /** how long a client may keep a connection without making progress, and how many it may hold */
+  http: HttpLimitsConfig;
+  uploads: UploadConfig;
+}
+
+/** Upload limits that protect the disk and the other users (docs/integration.md, "Upload"). */
+export interface UploadConfig {
+  /** UPLOAD_MIN_FREE_MB (default 1024): uploads never take the last this many MiB of the data volume */
+  minFreeBytes: number;
+  /** DISK_WARN_PERCENT (default 10): administrators are warned while less than this share of the data volume is free */
+  diskWarnPercent: number;
+  /** UPLOAD_MAX_OPEN_SESSIONS (default 100): unfinished uploads one person (or one external share) may hold */
+  maxOpenSessions: number;
+  /** UPLOAD_MAX_PENDING_GB (default 20): declared bytes of one person's unfinished uploads, together */
+  maxPendingBytes: number;
+}
+
+/**
+ * Connection limits of the 云文档 HTTP server (docs/integration.md, "Slow and idle
+ * connections"). Each one bounds a phase in which the server waits for the client; none bounds
+ * a request whose bytes keep moving, so an upload on a slow link or a download that runs for
+ * hours is never cut.
+ */
+export interface HttpLimitsConfig {
+  /** HTTP_HEADERS_TIMEOUT_MS: the request line and headers must arrive within this time of the first byte (or of the connection) */
+  headersTimeoutMs: number;
+  /** HTTP_BODY_TIMEOUT_MS: a request body must deliver bodyMinBytes in every period this long (0: no check) */
+  bodyTimeoutMs: number;
+  /** HTTP_BODY_MIN_BYTES */
+  bodyMinBytes: number;
+  /** HTTP_SEND_TIMEOUT_MS: a client that takes none of the waiting response for this long is cut (0: no check) */
+  sendTimeoutMs: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle connection between two requests is closed after this */
+  keepAliveTimeoutMs: number;
+  /**
+   * HTTP_CONN_PER_IP: open connections one address may hold (0: no limit). Addresses that
+   * TRUST_PROXY names as proxies are not limited (behind a balancer every connection comes
+   * from it); TRUST_PROXY=true or a hop count means every peer is a proxy, so no limit.
+   */
+  connPerIp: number;
 }
 
 export interface DingTalkConfig {
@@ -172,7 +213,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     if (/^(true|yes)$/i.test(trustText)) trustProxy = true;
     else if (/^(false|no)$/i.test(trustText)) trustProxy = false;
     else if (/^\d+$/.test(trustText)) trustProxy = Number(trustText) || false;
-    else trustProxy = trustText;
+    else if (parseAddressList(trustText) === null) {
+      throw new ConfigError(`环境变量 TRUST_PROXY 的值 "${trustText}" 无效：应为 true、false、代理的层数，或以逗号分隔的代理地址与网段（如 10.0.0.0/8、loopback）`);
+    } else trustProxy = trustText;
   }
 
   const retentionText = nonEmpty(env.RECYCLE_RETENTION_DAYS) ?? '30';
@@ -192,6 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const preview = loadPreviewConfig(env);
   const secretKey = env.SECRET_KEY ? env.SECRET_KEY : null;
   const dingtalk = loadDingTalkConfig(env);
+  const http = loadHttpLimits(env);
+  const uploads: UploadConfig = {
+    minFreeBytes: integerSetting(env, 'UPLOAD_MIN_FREE_MB', 1024, 1, 1_048_576, true) * 1024 * 1024,
+    diskWarnPercent: integerSetting(env, 'DISK_WARN_PERCENT', 10, 1, 90),
+    maxOpenSessions: integerSetting(env, 'UPLOAD_MAX_OPEN_SESSIONS', 100, 1, 100_000),
+    maxPendingBytes: integerSetting(env, 'UPLOAD_MAX_PENDING_GB', 20, 1, 1_048_576) * 1024 ** 3,
+  };
   if (secretKey !== null && secretKey.length < 32) throw new ConfigError('环境变量 SECRET_KEY 至少需要 32 个字符');
   return {
     port,
@@ -214,6 +264,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     preview,
     secretKey,
     dingtalk,
+    http,
+    uploads,
+  };
+}
+
+function loadHttpLimits(env: NodeJS.ProcessEnv): HttpLimitsConfig {
+  return {
+    headersTimeoutMs: integerSetting(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000),
+    bodyTimeoutMs: integerSetting(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000, true),
+    bodyMinBytes: integerSetting(env, 'HTTP_BODY_MIN_BYTES', 16_384, 1, 10_485_760),
+    sendTimeoutMs: integerSetting(env, 'HTTP_SEND_TIMEOUT_MS', 120_000, 100, 3_600_000, true),
+    keepAliveTimeoutMs: integerSetting(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 100, 3_600_000),
+    connPerIp: integerSetting(env, 'HTTP_CONN_PER_IP', 128, 1, 1_000_000, true),
   };
 }
 

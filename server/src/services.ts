@@ -27,7 +27,9 @@ import { SharesService } from './modules/shares/service';
 import { UsersService } from './modules/users/service';
 import { DownloadsService } from './modules/downloads/service';
 import { BlobStore } from './modules/versions/blobs';
-import { UploadsService } from './modules/uploads/service';
+import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service';
+import { DiskSpace } from './lib/disk-space';
+import { QuotaService } from './modules/quota/service';
 import { Staging } from './modules/uploads/staging';
 import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
@@ -68,7 +70,18 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
-  const uploads = new UploadsService(db, folders, settings, rights, blobs, new Staging(path.join(config.dataDir, 'uploads')));
+  const disk = new DiskSpace(config.dataDir, config.uploads.minFreeBytes, config.uploads.diskWarnPercent);
+  const uploads = new UploadsService(
+    db,
+    folders,
+    settings,
+    rights,
+    blobs,
+    new Staging(path.join(config.dataDir, 'uploads')),
+    { ...DEFAULT_UPLOAD_LIMITS, maxOpenSessions: config.uploads.maxOpenSessions, maxPendingBytes: config.uploads.maxPendingBytes },
+    disk,
+  );
+  const quota = new QuotaService(db, settings, disk, () => uploads.limits.sessionTtlMs);
   const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);
   const ferry = new FerryService(db, config, folders, workflow, blobs, formatTime, createScanner(config.ferry));
   const ferryInbox = new FerryInbox(db, config, ferry, blobs, formatTime);
@@ -114,6 +127,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     downloads,
     shares,
     uploads,
+    disk,
+    quota,
     workflow,
     ferry,
     ferryInbox,

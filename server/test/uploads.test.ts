@@ -405,7 +405,7 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expect(under.body.result.conflictType).toBe(0);
   });
 
-  test('quota: checked at create and again at merge', async () => {
+  test('quota: an open session reserves its size at create, released when it ends; the merge checks again', async () => {
     const u = await userWithToken(app(), adminToken);
     const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: u.token }))[0];
     // only an admin may set it
@@ -414,15 +414,24 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     try {
       await uploadFile(app(), as(u), root.id, '一.bin', random(2000), CHUNK);
       expectError(await createTask(app(), as(u), { folderId: root.id, fileName: '二.bin', size: 1500 }), 413, 41301);
-      // two sessions fit alone; the second merge goes over
+      // each fits alone, but the first one's reservation leaves no room for the second
       const a = random(900);
       const b = random(900);
       const ca = (await createTask(app(), as(u), { folderId: root.id, fileName: 'a.bin', size: a.length })).body.result.fileInfo.fileId;
+      expectError(await createTask(app(), as(u), { folderId: root.id, fileName: 'b.bin', size: b.length }), 413, 41301);
+      expect(await ok(app(), 'GET', '/api/Account/PersonalRootUsed', { token: u.token })).toMatchObject({ used: 2000, uploading: 900 });
+      // given up: the reservation goes at once, and its staged bytes with it
+      expect(await ok(app(), 'DELETE', `/api/User/FileTransfer/UploadSessions/${ca}`, { token: u.token })).toEqual({ removed: true });
+      expect(await ok(app(), 'GET', '/api/Account/PersonalRootUsed', { token: u.token })).toMatchObject({ used: 2000, uploading: 0 });
       const cb = (await createTask(app(), as(u), { folderId: root.id, fileName: 'b.bin', size: b.length })).body.result.fileInfo.fileId;
-      await sendChunk(app(), as(u), ca, 1, a, { chunkSize: CHUNK, totalSize: a.length });
       await sendChunk(app(), as(u), cb, 1, b, { chunkSize: CHUNK, totalSize: b.length });
-      expect((await merge(app(), as(u), ca, md5(a))).body.code).toBe(200);
+      // the quota lowered meanwhile: the merge checks again and nothing is kept
+      await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 2500 } });
       expectError(await merge(app(), as(u), cb, md5(b)), 413, 41301);
+      await ok(app(), 'PUT', '/api/Admin/UploadPolicy', { token: adminToken, body: { rapidUploadOrganization: false, personalQuota: 3000 } });
+      const cc = (await createTask(app(), as(u), { folderId: root.id, fileName: 'a.bin', size: a.length })).body.result.fileInfo.fileId;
+      await sendChunk(app(), as(u), cc, 1, a, { chunkSize: CHUNK, totalSize: a.length });
+      expect((await merge(app(), as(u), cc, md5(a))).body.code).toBe(200);
       expect(await listNames(app(), u.token, root.id)).toEqual(['a.bin', '一.bin']);
       // enterprise space is not counted against it
       expect((await createTask(app(), as(editor), { folderId: publicRoot.id, fileName: `企业-${Date.now()}.bin`, size: 10_000 })).body.result.conflictType).toBe(0);

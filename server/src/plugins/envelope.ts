@@ -3,6 +3,7 @@
 // stack, SQL or a path) and answers unknown /api routes with a 404 envelope.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, MESSAGES } from '../lib/errors';
+import { isOutOfSpace, STORAGE_FULL_MESSAGE } from '../lib/disk-space';
 import { globalPlugin } from '../lib/plugin';
 
 interface AjvError {
@@ -112,6 +113,10 @@ export function apiErrorHandler(error: FastifyError | AppError | Error, request:
     if (error instanceof SyntaxError || status === 400) return send(reply, 400, 40001, '请求参数不正确');
     if (status === 404) return sendApiNotFound(reply);
     return send(reply, status, status, '请求无法处理，请检查后重试');
+  }
+  if (isOutOfSpace(error)) {
+    request.log.error({ err: error }, '云文档存储空间不足');
+    return send(reply, 507, 50701, STORAGE_FULL_MESSAGE);
   }
   request.log.error({ err: error }, '云文档 API 未处理的错误');
   return send(reply, 500, 500, MESSAGES.internal);

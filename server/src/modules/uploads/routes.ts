@@ -11,7 +11,9 @@ import { Envelope, ok } from '../../lib/schema';
 import { LEVEL } from '../folders/rights';
 import { ItemSchema } from '../folders/schemas';
 import { SharesService } from '../shares/service';
+import { Type } from 'typebox';
 import {
+  AbandonResultSchema,
   BatchParamsSchema,
   CheckAndCreateBodySchema,
   CheckAndCreateResultSchema,
@@ -23,6 +25,7 @@ import {
   MergeBodySchema,
   RapidBodySchema,
   RapidResultSchema,
+  SessionParamsSchema,
   ShareParamsSchema,
   ShareQuerySchema,
   UploadPolicyBodySchema,
@@ -177,6 +180,22 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ok(await uploads.merge(await userActor(req), req.body)),
   );
 
+  const abandonDoc = '放弃一个未完成的上传：已收到的分片随即删除，为它预留的个人空间容量随即释放。已完成的上传不受影响（removed 为 false）。';
+  app.delete(
+    `${BASE}/UploadSessions/:fileId`,
+    {
+      schema: {
+        tags,
+        summary: '取消上传',
+        description: abandonDoc,
+        querystring: ShareQuerySchema,
+        params: SessionParamsSchema,
+        response: { 200: Envelope(AbandonResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.abandon(await userActor(req), req.params.fileId)),
+  );
+
   // ---- external share uploads ---------------------------------------------------------
 
   const publicRoute = { public: true };
@@ -263,6 +282,22 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await chunkFrom(req, await shareActor(req, req.params.batchNumber), req.query)),
+  );
+
+  app.delete(
+    `${BASE}/External/:shareId/UploadSessions/:fileId`,
+    {
+      config: publicRoute,
+      schema: {
+        tags,
+        summary: '取消上传（外部分享）',
+        description: `${external}${abandonDoc}`,
+        security: [],
+        params: Type.Object({ ...ShareParamsSchema.properties, ...SessionParamsSchema.properties }),
+        response: { 200: Envelope(AbandonResultSchema) },
+      },
+    },
+    async (req) => ok(await uploads.abandon(await shareActor(req, req.params.shareId), req.params.fileId)),
   );
 
   // ---- the admin's upload policy ------------------------------------------------------

@@ -121,3 +121,6 @@ export const ShareParamsSchema = Type.Object({ shareId: Type.String({ maxLength:
 export const BatchParamsSchema = Type.Object({ batchNumber: Type.String({ maxLength: 200 }) });
 
 export { UploadPolicyBodySchema, UploadPolicySchema };
+
+export const SessionParamsSchema = Type.Object({ fileId: Type.String({ maxLength: 64, description: '上传任务（CheckAndCreateFileInfo 返回的 fileInfo.fileId）' }) });
+export const AbandonResultSchema = Type.Object({ removed: Type.Boolean({ description: '是否删除了一个未完成的上传' }) });

@@ -28,7 +28,18 @@ import {
   recordChunk,
   findChunk,
   touchSession,
+  touchUnfinished,
+  chunksBeingWritten,
+  dropChunkLease,
+  insertChunkLease,
+  openSessionsOf,
+  renewChunkLease,
+  reservedFor,
+  startMerging,
+  takeOverChunkLease,
 } from './repository';
+import { lockKey } from '../../db/locks';
+import { isOutOfSpace, storageFull, type DiskSpace } from '../../lib/disk-space';
 import type { CheckAndCreateBody, CheckAndCreateResult, CreateFoldersBody, CreateFoldersResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
 import { UploadHashing, type StagedFile } from './hashing';
 import { ChunkTooLong, type Staging, type WrittenChunk } from './staging';
@@ -44,6 +55,12 @@ export interface UploadLimits {
   sessionTtlMs: number;
   /** how often abandoned sessions are looked for (also once at start-up) */
   sweepIntervalMs: number;
+  /** unfinished sessions one uploader may hold */
+  maxOpenSessions: number;
+  /** declared bytes of one uploader's unfinished sessions, together */
+  maxPendingBytes: number;
+  /** a chunk being written holds its row this long, renewed while bytes arrive; a writer gone longer is taken over */
+  chunkLeaseMs: number;
 }
 
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
@@ -52,6 +69,9 @@ export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   maxFileCount: 500,
   sessionTtlMs: 24 * 60 * 60 * 1000,
   sweepIntervalMs: 60 * 60 * 1000,
+  maxOpenSessions: 100,
+  maxPendingBytes: 20 * 1024 ** 3,
+  chunkLeaseMs: 10 * 1000,
 };
 
 /**
@@ -77,6 +97,14 @@ const NO_UPLOAD_RIGHT = '您没有在此文件夹中上传文件的权限';
 
 /** HTTP 413, code 41301: over quota. */
 const overQuota = () => new AppError(413, 41301, '个人空间容量不足，无法上传该文件，请清理后重试');
+/** HTTP 429, code 42902: too many unfinished uploads. */
+const tooManyOpen = (max: number) =>
+  new AppError(429, 42902, `未完成的上传任务过多（最多 ${max} 个），请等正在上传的文件完成，或取消不再需要的上传后再试`, { 'retry-after': '60' });
+/** HTTP 413, code 41303: unfinished uploads too large together. */
+const tooMuchPending = (max: number) =>
+  new AppError(413, 41303, `未完成的上传合计不能超过 ${formatBytes(max)}，请等正在上传的文件完成后再试`);
+/** HTTP 409, code 40903: the same chunk is being written by another request. */
+const chunkBusy = (n: number) => new AppError(409, 40903, `第 ${n} 个分片正在上传中，请稍后重试`);
 /** HTTP 422, code 42201: a hash mismatch. */
 const hashMismatch = (message: string) => new AppError(422, 42201, message);
 
@@ -122,6 +150,7 @@ export class UploadsService {
     private readonly blobs: BlobStore,
     readonly staging: Staging,
     readonly limits: UploadLimits = { ...DEFAULT_UPLOAD_LIMITS },
+    readonly disk: DiskSpace | null = null,
   ) {}
 
   /** Runs `fn` after every earlier call with the same key has finished (one process). */
@@ -175,11 +204,11 @@ export class UploadsService {
     return session;
   }
 
-  /** Removes a session, its chunks and its staging file. */
+  /** Removes a session's staging file, then the session and its chunks (on a full disk the file's room comes first). */
   private async discard(id: string): Promise<void> {
-    await deleteSession(this.db, id);
     this.hashing.forget(id);
     await this.staging.remove(id);
+    await deleteSession(this.db, id);
   }
 
   // ---- where ----------------------------------------------------------------------------
@@ -231,6 +260,33 @@ export class UploadsService {
     if ((await quotaUsed(db, folder.owner_id)) + size > personalQuota) throw overQuota();
   }
 
+  /**
+   * A new session's claims, before it is made: the uploader's unfinished sessions (count and
+   * declared bytes) stay under the limits, and the personal space it lands in holds its files,
+   * the other unfinished uploads into it and this one within the quota. Sessions idle past the
+   * time-to-live reserve nothing.
+   */
+  private async checkReservations(db: Kysely<Database>, ownerKey: string, quotaOwner: number | null, size: number, quota: number, now: number): Promise<void> {
+    const since = now - this.limits.sessionTtlMs;
+    const mine = await openSessionsOf(db, ownerKey, since);
+    if (mine.count >= this.limits.maxOpenSessions) throw tooManyOpen(this.limits.maxOpenSessions);
+    if (mine.bytes + size > this.limits.maxPendingBytes) throw tooMuchPending(this.limits.maxPendingBytes);
+    if (quotaOwner === null || !quota) return;
+    if ((await quotaUsed(db, quotaOwner)) + (await reservedFor(db, quotaOwner, since)) + size > quota) throw overQuota();
+  }
+
+  /** DELETE …/UploadSessions/{fileId}: the caller gave the upload up; its staged bytes and its reservation go at once. */
+  async abandon(actor: Actor, fileId: string): Promise<{ removed: boolean }> {
+    return this.withLock(`merge:${fileId}`, async () => {
+      const session = /^[0-9a-f]{32}$/.test(fileId) ? await findSession(this.db, fileId) : undefined;
+      if (!session || session.owner_key !== this.ownerKey(actor)) throw notFound(SESSION_GONE);
+      // a finished upload stays; one being merged (by another instance) is left to finish
+      if (session.status !== 'open') return { removed: false };
+      await this.discard(session.id);
+      return { removed: true };
+    });
+  }
+
   // ---- 1. create ------------------------------------------------------------------------
 
   /** POST …/CheckAndCreateFileInfo */
@@ -262,7 +318,7 @@ export class UploadsService {
         itemNameKey(previous.file_name) === itemNameKey(name) &&
         Number(previous.updated_at) >= Date.now() - this.limits.sessionTtlMs;
       if (same) {
-        await touchSession(this.db, previous.id, Date.now());
+        await touchUnfinished(this.db, previous.id, Date.now());
         return {
           conflictType: 0,
           conflictStrategies: [],
@@ -310,7 +366,15 @@ export class UploadsService {
 
     const id = crypto.randomBytes(16).toString('hex');
     const now = Date.now();
-    await insertSession(this.db, {
+    await this.disk?.assertRoomFor(size);
+    const quotaOwner = folder.space_type === SPACE_PERSONAL ? folder.owner_id : null;
+    const quota = (await this.settings.uploadPolicy()).personalQuota;
+    await this.db.transaction().execute(async (trx) => {
+      // one uploader's sessions, and one personal space's reservations, are counted and added to one at a time
+      await lockKey(trx, `upload-owner:${ownerKey}`);
+      if (quotaOwner !== null) await lockKey(trx, `upload-quota:${quotaOwner}`);
+      await this.checkReservations(trx, ownerKey, quotaOwner, size, quota, now);
+      await insertSession(trx, {
       id,
       owner_key: ownerKey,
       user_id: actor.user.id,
@@ -328,6 +392,8 @@ export class UploadsService {
       result_item_id: null,
       created_at: now,
       updated_at: now,
+      quota_owner_id: quotaOwner,
+      });
     });
     await this.staging.create(id);
     this.hashing.open(id);
@@ -449,43 +515,87 @@ export class UploadsService {
       throw badRequest('分片校验值 ChunkHash 应为 32 位十六进制的 MD5');
     }
 
+    // the same chunk from one process waits here; from any instance, the chunk's lease decides
     return this.withLock(`chunk:${session.id}:${n}`, async () => {
-      const recorded = await findChunk(this.db, session.id, n);
-      if (recorded) {
+      const claim = await this.awaitChunk(session.id, n, expected);
+      if (claim.kind === 'busy') throw chunkBusy(n);
+      if (claim.kind === 'received') {
         // sent again: read (and checked), never written again
         const again = await readOnly(file, expected, hash !== null);
         if (again.bytes !== expected) throw incomplete(n, again.bytes, expected);
         if (hash !== null) {
           if (again.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
-          if (recorded.md5 && recorded.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
+          if (claim.md5 && claim.md5 !== hash) throw hashMismatch(`第 ${n} 个分片与之前收到的内容不一致`);
         }
       } else {
+        // this request holds the chunk's lease while it writes; it is renewed while the write lasts
+        const renew = setInterval(
+          () => void renewChunkLease(this.db, session.id, n, Date.now() + this.limits.chunkLeaseMs).catch(() => undefined),
+          Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)),
+        );
         let written: WrittenChunk;
         try {
+          await this.disk?.assertRoomFor(expected);
           written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, hash !== null);
+          if (written.bytes !== expected) throw incomplete(n, written.bytes, expected);
+          if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         } catch (err) {
+          clearInterval(renew);
+          await dropChunkLease(this.db, session.id, n).catch(() => undefined);
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
+          if (isOutOfSpace(err)) {
+            // the disk is full: this upload's staged bytes go at once, and the user is told why
+            this.disk?.forget();
+            await this.discard(session.id).catch(() => undefined);
+            throw storageFull();
+          }
           throw err;
         }
-        if (written.bytes !== expected) throw incomplete(n, written.bytes, expected);
-        if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
-        try {
-          // a chunk sent without ChunkHash is recorded with an empty md5
-          await recordChunk(this.db, { session_id: session.id, chunk_no: n, size: expected, md5: hash ?? '', created_at: Date.now() });
-        } catch (err) {
-          if (isUniqueViolation(err)) {
-            /* recorded by a parallel request meanwhile */
-          } else if (!(await findSession(this.db, session.id))) {
-            throw notFound(SESSION_GONE);
-          } else {
-            throw err;
-          }
-        }
+        clearInterval(renew);
+        // a chunk sent without ChunkHash is recorded with an empty md5
+        if (!(await recordChunk(this.db, session.id, n, hash ?? '', Date.now()))) throw notFound(SESSION_GONE);
         this.hashing.recorded(this.staged(session), n);
       }
       if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
       const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));
       return { chunkNumber: n, uploadedChunks: chunks };
+    });
+  }
+
+  /**
+   * The chunk's row, as claimChunk gives it; while another request (on any instance) writes
+   * the same chunk, this one waits for it to end, as long as a lease lasts and a little more:
+   * the other write is then received (this one only reads and checks its body), or failed or
+   * died (this one takes the lease over).
+   */
+  private async awaitChunk(sessionId: string, n: number, size: number) {
+    const deadline = Date.now() + this.limits.chunkLeaseMs + 2000;
+    for (;;) {
+      const claim = await this.claimChunk(sessionId, n, size);
+      if (claim.kind !== 'busy' || Date.now() >= deadline) return claim;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
+   * The chunk's row, taken under the session's row so that no merge starts meanwhile: already
+   * received (then its MD5), being written by a live request anywhere (busy), or now leased to
+   * this request (new, or taken over from a writer whose lease ran out). 404 when the session
+   * is no longer open (finished, merging, or gone).
+   */
+  private async claimChunk(sessionId: string, n: number, size: number): Promise<{ kind: 'received'; md5: string } | { kind: 'busy' } | { kind: 'leased' }> {
+    return this.db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      if (!(await touchSession(trx, sessionId, now))) throw notFound(SESSION_GONE);
+      const row = await findChunk(trx, sessionId, n);
+      const until = now + this.limits.chunkLeaseMs;
+      if (!row) {
+        await insertChunkLease(trx, { session_id: sessionId, chunk_no: n, size, md5: '', created_at: now, writing_until: until });
+        return { kind: 'leased' as const };
+      }
+      if (row.writing_until === null) return { kind: 'received' as const, md5: row.md5 };
+      if (Number(row.writing_until) >= now) return { kind: 'busy' as const };
+      return (await takeOverChunkLease(trx, sessionId, n, Number(row.writing_until), until)) ? { kind: 'leased' as const } : { kind: 'busy' as const };
     });
   }
 
@@ -549,11 +659,18 @@ export class UploadsService {
         return item;
       }
       if (!MD5_HEX.test(fileHash)) throw badRequest('参数 fileHash 应为 32 位十六进制的 MD5');
-      const chunks = await listChunks(this.db, session.id);
-      const total = Number(session.total_chunks);
-      if (chunks.length < total) {
-        throw new AppError(409, 40902, `还有 ${total - chunks.length} 个分片未上传完成，请继续上传后再完成`);
-      }
+      // from here on no chunk starts being written, on any instance; none may be half-written
+      await this.db.transaction().execute(async (trx) => {
+        const now = Date.now();
+        if (!(await startMerging(trx, session.id, now))) throw notFound(SESSION_GONE);
+        const writing = await chunksBeingWritten(trx, session.id, now);
+        if (writing) throw new AppError(409, 40902, `还有 ${writing} 个分片正在上传，请等它们完成后再完成上传`);
+        const chunks = await listChunks(trx, session.id);
+        const total = Number(session.total_chunks);
+        if (chunks.length < total) {
+          throw new AppError(409, 40902, `还有 ${total - chunks.length} 个分片未上传完成，请继续上传后再完成`);
+        }
+      });
       const md5 = await this.wholeHash(session, fileHash);
       if (md5 !== fileHash) {
         await this.discard(session.id);
@@ -709,7 +826,7 @@ export class UploadsService {
         .selectFrom('upload_sessions')
         .select('id')
         .where('id', 'in', slice)
-        .where('status', '=', 'open')
+        .where('status', 'in', ['open', 'merging'])
         .execute();
       const keep = new Set(open.map((o) => o.id));
       for (const id of slice) {

@@ -1,0 +1,38 @@
+// 云文档 personal space use and quota (spec section 7), and the data volume's state for administrators.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Envelope, ok } from '../../lib/schema';
+import { assertSystemAdmin } from '../users/service';
+import { DiskStatusSchema, PersonalPolicySchema, PersonalUsageSchema } from './schemas';
+
+export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const quota = app.services.quota;
+  const tags = ['文件'];
+
+  app.get(
+    '/Account/PersonalRootUsed',
+    { schema: { tags, summary: '个人空间用量', description: '文件（含回收站）占用的字节数，以及未完成的上传预留的字节数。', response: { 200: Envelope(PersonalUsageSchema) } } },
+    async (req) => ok(await quota.usage(req.user())),
+  );
+
+  app.get(
+    '/Account/PersonalRootPolicy',
+    { schema: { tags, summary: '个人空间容量策略', description: 'quota 为 0 表示不限。', response: { 200: Envelope(PersonalPolicySchema) } } },
+    async () => ok(await quota.policy()),
+  );
+
+  app.get(
+    '/Admin/DiskSpace',
+    {
+      schema: {
+        tags: ['管理'],
+        summary: '存储空间',
+        description: '数据目录所在卷的空间。可用空间低于 DISK_WARN_PERCENT 或保留空间的两倍时 level 为 low；到达保留空间（UPLOAD_MIN_FREE_MB）时为 full，新的上传被拒绝（HTTP 507）。仅系统管理员。',
+        response: { 200: Envelope(DiskStatusSchema) },
+      },
+    },
+    async (req) => {
+      assertSystemAdmin(req.user());
+      return ok(await quota.diskStatus());
+    },
+  );
+};
