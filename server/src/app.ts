@@ -100,6 +100,18 @@ function webErrorHandler(error: FastifyError, request: FastifyRequest, reply: Fa
     .send(status === 500 ? MESSAGES.internal : status === 404 ? '页面不存在。' : '请求无法处理。');
 }
 
+/**
+ * An /api call answers at its path with or without a trailing slash (spec section 7 writes
+ * `/api/User/Register/SendVerifyCode/?phone`): the slash is dropped before routing. Web paths
+ * keep theirs (`/remotes/<name>/` is a folder).
+ */
+export function withoutApiTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.startsWith('/api/') || !path.endsWith('/')) return url;
+  return path.replace(/\/+$/, '') + (q < 0 ? '' : url.slice(q));
+}
+
 /** TRUST_PROXY=<n>: trust the n proxies closest to the server. */
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
@@ -110,6 +122,7 @@ export async function buildApp(config: AppConfig) {
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

@@ -118,17 +118,26 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => ok(await folders.createFile(req.user(), req.body)),
   );
-  app.get(
-    '/User/Folders/Personal/FolderTree',
-    { schema: { tags: ['文件'], summary: '个人空间文件夹树：根目录及其子文件夹', response: { 200: Envelope(Type.Array(TreeNodeSchema)) } } },
-    async (req) => ok(await folders.folderTree(req.user(), 'personal')),
-  );
-
-  app.get(
-    '/User/Folders/Public/FolderTree',
-    { schema: { tags: ['文件'], summary: '企业空间文件夹树：根目录及其子文件夹', response: { 200: Envelope(Type.Array(TreeNodeSchema)) } } },
-    async (req) => ok(await folders.folderTree(req.user(), 'public')),
-  );
+  // the spec's paths (…/PersonalRoot/FolderTree, …/PublicRoot/FolderTree), and the earlier ones as aliases
+  for (const [space, paths, summary] of [
+    ['personal', ['/User/Folders/PersonalRoot/FolderTree', '/User/Folders/Personal/FolderTree'], '个人空间文件夹树：根目录及其子文件夹'],
+    ['public', ['/User/Folders/PublicRoot/FolderTree', '/User/Folders/Public/FolderTree'], '企业空间文件夹树：根目录及其子文件夹'],
+  ] as const) {
+    paths.forEach((url, i) =>
+      app.get(
+        url,
+        {
+          schema: {
+            tags: ['文件'],
+            summary,
+            ...(i > 0 ? { description: `与 ${paths[0]} 相同（旧路径，保留兼容）。` } : {}),
+            response: { 200: Envelope(Type.Array(TreeNodeSchema)) },
+          },
+        },
+        async (req) => ok(await folders.folderTree(req.user(), space)),
+      ),
+    );
+  }
 
   app.get(
     '/User/Folders/:id/TreeNodes',
