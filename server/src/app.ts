@@ -5,6 +5,8 @@ import swagger from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppConfig } from './config';
+import { parseAddressList } from './lib/address-list';
+import { guardConnections } from './lib/connection-guard';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -117,15 +119,69 @@ function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
 }
 
+/**
+ * The peers the per-address connection ceiling leaves alone: the proxies TRUST_PROXY names.
+ * `true` or a hop count trusts whatever connects (every peer is a proxy), so nobody is limited.
+ */
+function trustedPeers(trustProxy: AppConfig['trustProxy']): (address: string) => boolean {
+  if (trustProxy === true || typeof trustProxy === 'number') return () => true;
+  if (trustProxy === false) return () => false;
+  return parseAddressList(trustProxy) ?? (() => false);
+}
+
+/** How often Node looks for requests whose headers are late: a quarter of the limit, 100 ms to 5 s. */
+function headersCheckMs(headersTimeoutMs: number): number {
+  return Math.max(100, Math.min(5000, Math.floor(headersTimeoutMs / 4)));
+}
+
+/**
+ * Headers that apply to every answer: no type sniffing; frames only from the product's own
+ * pages (the hidden frames that start downloads are same-origin); no Referer from a document
+ * the API serves (a PDF or text shown in a tab may carry a share's key in its address). The
+ * HTML pages replace the last three with their own (modules/web).
+ */
+function baseSecurityHeaders(reply: FastifyReply) {
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'SAMEORIGIN');
+  if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'no-referrer');
+  const policy = reply.getHeader('content-security-policy');
+  if (policy === undefined) reply.header('content-security-policy', "frame-ancestors 'self'");
+  else if (!/(^|;)\s*frame-ancestors\s/.test(String(policy))) reply.header('content-security-policy', `${String(policy)}; frame-ancestors 'self'`);
+}
+
 export async function buildApp(config: AppConfig) {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
+    // slow and idle clients (docs/integration.md, "Slow and idle connections"): headers and
+    // idle keep-alive connections are Node's; bodies and responses, guardConnections below.
+    // No whole-request limit and no socket idle limit: a slow but live upload or a long
+    // download must never be cut, nor a request the server takes long to answer.
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: 0,
+      connectionsCheckingInterval: headersCheckMs(config.http.headersTimeoutMs),
+    },
+    requestTimeout: 0,
+    connectionTimeout: 0,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
+  const connectionGuard = guardConnections(
+    app.server,
+    {
+      perAddress: config.http.connPerIp,
+      exempt: trustedPeers(config.trustProxy),
+      bodyTimeoutMs: config.http.bodyTimeoutMs,
+      bodyMinBytes: config.http.bodyMinBytes,
+      sendTimeoutMs: config.http.sendTimeoutMs,
+    },
+    app.log,
+  );
+  app.addHook('onClose', async () => connectionGuard.stop());
 
   // only reply.sendFile(); the web routes decide what to serve
   await app.register(fastifyStatic, { serve: false });
@@ -157,7 +213,7 @@ export async function buildApp(config: AppConfig) {
   app.setErrorHandler(webErrorHandler);
   app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain; charset=utf-8').send('页面不存在。'));
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
+    baseSecurityHeaders(reply);
     return payload;
   });
 

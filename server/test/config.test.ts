@@ -1,6 +1,7 @@
 // 云文档 server configuration from the environment (docs/integration.md, "Server").
 import path from 'node:path';
 import { ConfigError, loadConfig, REPOSITORY_ROOT } from '../src/config';
+import { parseAddressList } from '../src/lib/address-list';
 
 test('defaults need nothing installed', () => {
   const c = loadConfig({}, '/srv/app');
@@ -65,7 +66,48 @@ test.each([
   [{ MODE: 'lite' }, 'MODE'],
   [{ TZ_NAME: 'Mars/Olympus' }, 'TZ_NAME'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  [{ TRUST_PROXY: 'proxy.example.com' }, 'TRUST_PROXY'],
+  [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+  [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+  [{ HTTP_BODY_TIMEOUT_MS: '50' }, 'HTTP_BODY_TIMEOUT_MS'],
+  [{ HTTP_BODY_MIN_BYTES: '0' }, 'HTTP_BODY_MIN_BYTES'],
+  [{ HTTP_SEND_TIMEOUT_MS: 'long' }, 'HTTP_SEND_TIMEOUT_MS'],
+  [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
+  [{ HTTP_CONN_PER_IP: '-1' }, 'HTTP_CONN_PER_IP'],
 ])('a wrong value is refused with a Chinese message naming the variable: %o', (env, name) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
   expect(() => loadConfig(env)).toThrow(new RegExp(`${name}.*[\\u4e00-\\u9fff]|[\\u4e00-\\u9fff].*${name}`));
+});
+
+test('connection limits: defaults that a slow but live upload never meets, each one configurable', () => {
+  expect(loadConfig({}).http).toEqual({
+    headersTimeoutMs: 20_000,
+    bodyTimeoutMs: 30_000,
+    bodyMinBytes: 16_384,
+    sendTimeoutMs: 120_000,
+    keepAliveTimeoutMs: 65_000,
+    connPerIp: 128,
+  });
+  expect(
+    loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_BODY_TIMEOUT_MS: '0',
+      HTTP_BODY_MIN_BYTES: '1024',
+      HTTP_SEND_TIMEOUT_MS: '0',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000',
+      HTTP_CONN_PER_IP: '0',
+    }).http,
+  ).toEqual({ headersTimeoutMs: 5000, bodyTimeoutMs: 0, bodyMinBytes: 1024, sendTimeoutMs: 0, keepAliveTimeoutMs: 75_000, connPerIp: 0 });
+  // the proxy lists TRUST_PROXY accepts
+  for (const list of ['loopback', '10.0.0.0/8, 192.168.1.7', 'fd00::/8,::1', '10.0.0.0/255.0.0.0', 'uniquelocal,linklocal']) {
+    expect(loadConfig({ TRUST_PROXY: list }).trustProxy).toBe(list);
+  }
+});
+
+test('a TRUST_PROXY list matches peers as Fastify reads it (the connection ceiling spares them)', () => {
+  const trusted = parseAddressList('loopback, 10.0.0.0/255.0.0.0, fd00::/8')!;
+  for (const a of ['127.0.0.1', '127.8.9.10', '::ffff:127.0.0.1', '::1', '10.9.8.7', 'fd12::1']) expect({ a, m: trusted(a) }).toEqual({ a, m: true });
+  for (const a of ['11.0.0.1', '192.168.1.1', 'fe80::1', '', 'not-an-address']) expect({ a, m: trusted(a) }).toEqual({ a, m: false });
+  expect(parseAddressList('10.0.0.0/255.0.255.0')).toBeNull();
+  expect(parseAddressList(' , ')).toBeNull();
 });

@@ -1,6 +1,7 @@
 // 云文档 web builds: the shell at / (deep links fall back to index.html), each remote at
 // /remotes/<name>/ with CORS, /runtime-config.json and /json/config.json. A build that is
-// missing answers a Chinese text, never a crash.
+// missing answers a Chinese text, never a crash. HTML pages carry the security headers of
+// ./security.ts.
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import { sendApiNotFound } from '../../plugins/envelope';
 import { RuntimeConfigSchema } from './schemas';
+import { pageSecurityHeaders } from './security';
 import { cacheControlFor, isRemoteName, pathKind, REMOTE_TITLES, safeRelativePath } from './service';
 
 const TEXT = {
@@ -22,8 +24,10 @@ function sendText(reply: FastifyReply, status: number, text: string) {
   return reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(text);
 }
 
-function sendStatic(reply: FastifyReply, root: string, rel: string) {
+/** A built file; an HTML page gets `pageHeaders` (for the path the browser asked for). */
+function sendStatic(reply: FastifyReply, root: string, rel: string, pageHeaders?: Record<string, string>) {
   reply.header('cache-control', cacheControlFor(rel));
+  if (pageHeaders && /\.html?$/i.test(rel)) reply.headers(pageHeaders);
   return reply.sendFile(rel, root, { cacheControl: false, index: false, dotfiles: 'allow' });
 }
 
@@ -35,6 +39,7 @@ function wantsPage(req: FastifyRequest, rel: string): boolean {
 
 export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const web = app.services.web;
+  const pageHeaders = (urlPath: string) => pageSecurityHeaders(web.pagePolicy, urlPath);
 
   app.get(
     '/runtime-config.json',
@@ -72,7 +77,7 @@ export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (rel === null) return sendText(reply, 404, TEXT.fileMissing);
         const target = rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
         if ((await pathKind(path.join(root, target))) !== 'file') return sendText(reply, 404, TEXT.fileMissing);
-        return sendStatic(reply, root, target);
+        return sendStatic(reply, root, target, pageHeaders(req.url.split('?')[0]));
       },
     );
   };
@@ -85,9 +90,9 @@ export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if ((await pathKind(root)) !== 'dir') return sendText(reply, 503, TEXT.shellMissing);
     const rel = safeRelativePath(urlPath);
     if (rel === null) return sendText(reply, 404, TEXT.fileMissing);
-    if (rel !== '' && !rel.endsWith('/') && (await pathKind(path.join(root, rel))) === 'file') return sendStatic(reply, root, rel);
+    if (rel !== '' && !rel.endsWith('/') && (await pathKind(path.join(root, rel))) === 'file') return sendStatic(reply, root, rel, pageHeaders(urlPath));
     if (!wantsPage(req, rel)) return sendText(reply, 404, TEXT.fileMissing);
     if ((await pathKind(path.join(root, 'index.html'))) !== 'file') return sendText(reply, 503, TEXT.shellMissing);
-    return sendStatic(reply, root, 'index.html');
+    return sendStatic(reply, root, 'index.html', pageHeaders(urlPath));
   });
 };

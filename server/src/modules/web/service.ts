@@ -4,6 +4,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, type AppConfig, type RemoteName } from '../../config';
 import type { SettingsService } from '../settings/service';
 import type { RuntimeConfig } from './schemas';
+import { pageContentSecurityPolicy } from './security';
 
 /** The most files a workflow may carry (client configuration). */
 export const WORKFLOW_FILE_NUMBER = 20;
@@ -64,12 +65,15 @@ export async function pathKind(file: string): Promise<'file' | 'dir' | 'missing'
 
 export class WebService {
   readonly shellDist: string;
+  /** the Content-Security-Policy of the HTML pages (remote origins and DingTalk from the configuration) */
+  readonly pagePolicy: string;
 
   constructor(
     private readonly config: Pick<AppConfig, 'webRoot' | 'mode' | 'remoteUrls' | 'dingtalk'>,
     private readonly settings: SettingsService,
   ) {
     this.shellDist = path.join(config.webRoot, 'shell', 'dist');
+    this.pagePolicy = pageContentSecurityPolicy(config);
   }
 
   remoteDist(name: RemoteName): string {
