@@ -74,9 +74,23 @@ test.each([
   [{ HTTP_SEND_TIMEOUT_MS: 'long' }, 'HTTP_SEND_TIMEOUT_MS'],
   [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
   [{ HTTP_CONN_PER_IP: '-1' }, 'HTTP_CONN_PER_IP'],
+  [{ UPLOAD_MIN_FREE_MB: 'lots' }, 'UPLOAD_MIN_FREE_MB'],
+  [{ DISK_WARN_PERCENT: '95' }, 'DISK_WARN_PERCENT'],
+  [{ UPLOAD_MAX_OPEN_SESSIONS: '0' }, 'UPLOAD_MAX_OPEN_SESSIONS'],
+  [{ UPLOAD_MAX_PENDING_GB: '1.5' }, 'UPLOAD_MAX_PENDING_GB'],
 ])('a wrong value is refused with a Chinese message naming the variable: %o', (env, name) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
   expect(() => loadConfig(env)).toThrow(new RegExp(`${name}.*[\\u4e00-\\u9fff]|[\\u4e00-\\u9fff].*${name}`));
+});
+
+test('upload limits: a reserve of free space, a warning threshold, unfinished uploads per person', () => {
+  expect(loadConfig({}).uploads).toEqual({ minFreeBytes: 1024 ** 3, diskWarnPercent: 10, maxOpenSessions: 100, maxPendingBytes: 20 * 1024 ** 3 });
+  expect(loadConfig({ UPLOAD_MIN_FREE_MB: '0', DISK_WARN_PERCENT: '25', UPLOAD_MAX_OPEN_SESSIONS: '10', UPLOAD_MAX_PENDING_GB: '100' }).uploads).toEqual({
+    minFreeBytes: 0,
+    diskWarnPercent: 25,
+    maxOpenSessions: 10,
+    maxPendingBytes: 100 * 1024 ** 3,
+  });
 });
 
 test('connection limits: defaults that a slow but live upload never meets, each one configurable', () => {

@@ -32,6 +32,9 @@ export function mockFilesPage() {
     // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
     jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
     jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
+    // the personal space's usage under the tree (its own tests are in folder/FolderView.test.tsx)
+    jest.spyOn(api, 'getPersonalUsage').mockResolvedValue({ used: 0, recycleBin: 0, uploading: 0 });
+    jest.spyOn(api, 'getPersonalPolicy').mockResolvedValue({ quota: 0, unlimited: true });
   });
   afterEach(() => jest.restoreAllMocks());
   return mocks;

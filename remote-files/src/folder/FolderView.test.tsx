@@ -35,6 +35,9 @@ beforeEach(() => {
   // the folder tree beside the list (its own tests are in tree/FolderTree.test.tsx)
   jest.spyOn(api, 'getFolderTree').mockResolvedValue([]);
   jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
+  // the personal space's usage under the tree (its own tests are in folder/FolderView.test.tsx)
+  jest.spyOn(api, 'getPersonalUsage').mockResolvedValue({ used: 0, recycleBin: 0, uploading: 0 });
+  jest.spyOn(api, 'getPersonalPolicy').mockResolvedValue({ quota: 0, unlimited: true });
 });
 
 afterEach(() => jest.restoreAllMocks());
@@ -59,6 +62,32 @@ describe('个人文件', () => {
     expect(screen.queryByRole('columnheader', { name: '所有者' })).toBeNull();
     expect(fileRow.querySelector('[data-file-type="document"]')).not.toBeNull();
     expect(folderRow.querySelector('[data-file-type="folder"]')).not.toBeNull();
+  });
+
+  it("shows the personal space's use against its quota under the tree, recycle bin and uploads included", async () => {
+    getItems.mockResolvedValue(page(personalRoot, [report]));
+    jest.spyOn(api, 'getPersonalUsage').mockResolvedValue({ used: 9.5 * 1024 ** 3, recycleBin: 512 * 1024 ** 2, uploading: 100 * 1024 ** 2 });
+    jest.spyOn(api, 'getPersonalPolicy').mockResolvedValue({ quota: 10 * 1024 ** 3, unlimited: false });
+    renderFiles('/file/personal');
+    const usage = await screen.findByRole('region', { name: '个人空间用量' });
+    expect(within(usage).getByText('已用 9.5 GB / 10 GB')).toBeInTheDocument();
+    expect(within(usage).getByText('回收站 512 MB，上传中 100 MB')).toBeInTheDocument();
+    expect(within(usage).getByRole('progressbar', { name: '个人空间已用 95%' })).toBeInTheDocument();
+  });
+
+  it('without a quota, says how much is used and that the space is unlimited; the enterprise space shows no usage', async () => {
+    getItems.mockResolvedValue(page(personalRoot, [report]));
+    jest.spyOn(api, 'getPersonalUsage').mockResolvedValue({ used: 1536, recycleBin: 0, uploading: 0 });
+    jest.spyOn(api, 'getPersonalPolicy').mockResolvedValue({ quota: 0, unlimited: true });
+    const { unmount } = renderFiles('/file/personal');
+    const usage = await screen.findByRole('region', { name: '个人空间用量' });
+    expect(within(usage).getByText('已用 1.5 KB（不限容量）')).toBeInTheDocument();
+    expect(within(usage).queryByRole('progressbar')).toBeNull();
+    unmount();
+    getItems.mockResolvedValue(page(publicRoot, []));
+    renderFiles('/file/public');
+    await screen.findByRole('heading', { name: '企业文件' });
+    expect(screen.queryByRole('region', { name: '个人空间用量' })).toBeNull();
   });
 
   it('shows who owns each item in the enterprise space', async () => {

@@ -28,6 +28,7 @@ import { can, DELETE_CONFIRM } from '../actions/permissions';
 import { VersionsDrawer } from '../versions';
 import { PermissionsDialog } from '../permissions';
 import { ShareDialog } from '../share/ShareDialog';
+import { SpaceUsage } from './SpaceUsage';
 import { FolderTreePane } from '../tree/FolderTree';
 import type { TreeRefresh } from '../tree/treeStore';
 import { useDropTarget, useUploadsSettled } from '../upload';
@@ -406,6 +407,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
           segments={segments}
           refresh={treeRefresh}
           onOpen={(node, isRoot) => navigate(isRoot ? basePath : pathTo(routeSegments(node)))}
+          footer={space === 'Personal' ? <SpaceUsage refresh={attempt} /> : null}
         />
         <div ref={listRef} style={{ flex: 1, minWidth: 0 }}>
           {arranging ? (

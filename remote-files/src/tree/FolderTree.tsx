@@ -1,7 +1,7 @@
 // The folder tree beside 云文档's file list (personal and enterprise files): the space's
 // folders, loaded level by level (FolderTree for the first levels, TreeNodes on expand), the
 // current folder highlighted with its ancestors expanded, in a pane the user can resize.
-import { useEffect, useMemo, useRef, useState, type Key, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type Key, type KeyboardEvent, type MouseEvent as ReactMouseEvent, type ReactNode } from 'react';
 import { Button, Spin, Tree, Typography } from 'antd';
 import { FolderOpenOutlined, FolderOutlined } from '@ant-design/icons';
 import type { TreeDataNode } from 'antd';
@@ -201,7 +201,10 @@ function useViewportHeight(offset: number): number {
   return height;
 }
 
-export interface FolderTreePaneProps extends FolderTreeProps {}
+export interface FolderTreePaneProps extends FolderTreeProps {
+  /** shown under the tree (the personal space's usage) */
+  footer?: ReactNode;
+}
 
 /** The tree in a left pane with a splitter (180–480 px, the width kept in local storage). */
 export function FolderTreePane(props: FolderTreePaneProps) {
@@ -251,6 +254,7 @@ export function FolderTreePane(props: FolderTreePaneProps) {
         style={{ width, flex: 'none', overflowX: 'auto', overflowY: 'hidden', paddingRight: 4 }}
       >
         <FolderTree {...props} />
+        {props.footer}
       </aside>
       <div
         role="separator"

@@ -160,6 +160,9 @@ describe('上传完成后', () => {
       { id: '10', parentId: null, name: '个人文件', idPath: '2/10', namePath: '个人文件', hasChildren: true },
     ]);
     const treeNodes = jest.spyOn(api, 'getTreeNodes').mockResolvedValue([]);
+    // the personal space's usage under the tree (its own tests are in folder/FolderView.test.tsx)
+    jest.spyOn(api, 'getPersonalUsage').mockResolvedValue({ used: 0, recycleBin: 0, uploading: 0 });
+    jest.spyOn(api, 'getPersonalPolicy').mockResolvedValue({ quota: 0, unlimited: true });
     renderFiles();
     await screen.findByText('季度报告.docx');
     await waitFor(() => expect(screen.getByRole('complementary', { name: '文件夹目录' })).toHaveTextContent('个人文件'));

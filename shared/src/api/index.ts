@@ -47,6 +47,7 @@ import type {
   TagFilesBody,
 } from './types';
 import type { DepartmentNode, OrgUser, OrgUsersQuery, UserGroup } from './types';
+import type { DiskStatus, PersonalPolicy, PersonalUsage } from './types';
 import type { FileVersion, FolderSize, Permission, PolicyList, SetPoliciesBody } from './types';
 import type { PreviewBody, PreviewConversion, PreviewPayload, TextPreview } from './types';
 import type { CreatedShare, CreateShareBody, OutsourceInfo, ShareEvent, ShareRecord, UpdateShareBody } from './types';
@@ -159,6 +160,9 @@ export const api = {
   clearBrandingImage: (kind: BrandingImageKind, config?: HttpConfig) => http.delete<ClientBranding>(`/Admin/Branding/Images/${kind}`, config),
   setAgreement: (kind: Agreement['kind'], content: string, config?: HttpConfig) =>
     http.put<Agreement>(`/Admin/Agreements/${kind}`, { content }, config),
+  getPersonalUsage: (config?: HttpConfig) => http.get<PersonalUsage>('/Account/PersonalRootUsed', config),
+  getPersonalPolicy: (config?: HttpConfig) => http.get<PersonalPolicy>('/Account/PersonalRootPolicy', config),
+  getDiskStatus: (config?: HttpConfig) => http.get<DiskStatus>('/Admin/DiskSpace', config),
   getRootFolders: (space: 'Personal' | 'Public', config?: HttpConfig) =>
     http.get<Item[]>(`/User/Folders/${space}/RootFolders`, config),
   getItems: (parentId: string, query: ItemsQuery, config?: HttpConfig) =>

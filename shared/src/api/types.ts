@@ -1235,3 +1235,24 @@ export interface PreviewConversion {
   status: 'ready' | 'converting' | 'failed';
   message: string;
 }
+
+/** GET /api/Account/PersonalRootUsed: bytes of the personal space (recycle bin included) and of unfinished uploads into it. */
+export interface PersonalUsage {
+  used: number;
+  recycleBin: number;
+  uploading: number;
+}
+
+/** GET /api/Account/PersonalRootPolicy: the personal space's quota in bytes (0: unlimited). */
+export interface PersonalPolicy {
+  quota: number;
+  unlimited: boolean;
+}
+
+/** GET /api/Admin/DiskSpace: the data volume (system administrators). */
+export interface DiskStatus {
+  total: number;
+  free: number;
+  minFree: number;
+  level: 'ok' | 'low' | 'full';
+}

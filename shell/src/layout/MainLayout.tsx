@@ -40,6 +40,7 @@ import {
 } from './menuModel';
 import { TabsBar, type TabAction } from './tabs/TabsBar';
 import { useWorkflowTodo } from './useWorkflowTodo';
+import { DiskWarning } from './DiskWarning';
 import { closeAll, closeLeft, closeOthers, closeRight, closeTab, moveTab, nextActiveTab, openTab, type TabItem } from './tabs/tabsModel';
 import { tabsAtom } from './tabs/tabsState';
 
@@ -280,6 +281,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
             onAction={onTabAction}
             onMove={(from, to) => setTabs((list) => moveTab(list, from, to))}
           />
+          <DiskWarning isAdmin={!!user?.isAdmin} />
           <Content style={{ margin: 16, padding: 20, background: '#fff', borderRadius: 8, minHeight: 360 }}>{children}</Content>
         </Layout>
       </Layout>

@@ -1,8 +1,12 @@
 // 云文档 personal space use and quota (spec section 7), and the data volume's state for administrators.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { formatBytes } from '../../lib/bytes';
 import { Envelope, ok } from '../../lib/schema';
 import { assertSystemAdmin } from '../users/service';
 import { DiskStatusSchema, PersonalPolicySchema, PersonalUsageSchema } from './schemas';
+
+/** How often the data volume's room is checked for the log. */
+const DISK_WATCH_INTERVAL_MS = 10 * 60 * 1000;
 
 export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const quota = app.services.quota;
@@ -35,4 +39,27 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return ok(await quota.diskStatus());
     },
   );
+
+  // the server's log says it too, at start and every 10 minutes while the volume is short of room
+  let timer: NodeJS.Timeout | null = null;
+  const watch = async () => {
+    try {
+      const status = await quota.diskStatus();
+      if (status.level === 'ok') return;
+      const free = `${formatBytes(status.free)}（共 ${formatBytes(status.total)}，保留 ${formatBytes(status.minFree)}）`;
+      if (status.level === 'full') app.log.error(`云文档数据目录所在磁盘已满：仅剩 ${free}，新的上传被拒绝`);
+      else app.log.warn(`云文档数据目录所在磁盘空间不足：仅剩 ${free}`);
+    } catch (err) {
+      app.log.warn({ err }, '云文档无法读取数据目录所在磁盘的空间');
+    }
+  };
+  app.addHook('onReady', async () => {
+    await watch();
+    timer = setInterval(() => void watch(), DISK_WATCH_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  });
 };

@@ -569,6 +569,22 @@ describe('pause, continue, cancel and close', () => {
     expect(tasks.list()).toEqual([]);
   });
 
+  it('a cancelled upload that had a session tells the server to give it up; a finished one does not', async () => {
+    const { engine, server } = setup();
+    server.hold = true;
+    const items = await engine.add([fileOf('1111', 'a.txt'), fileOf('2222', 'b.txt')], folder);
+    await until(() => server.inFlight === 1);
+    const fileId = engine.getItem(items[0].id)!.fileId;
+    expect(fileId).toBeTruthy();
+    server.hold = false;
+    engine.cancel(items[0].id);
+    await engine.whenIdle();
+    expect(server.of('abandon')).toEqual([{ kind: 'abandon', fileId, target: { shareId: null, accessKey: null, batchNumber: null } }]);
+    // b.txt finished: closing the list gives nothing up
+    expect(await engine.close(async () => true)).toBe(true);
+    expect(server.of('abandon')).toHaveLength(1);
+  });
+
   it('isBusy while files wait or are sent', async () => {
     const { engine, server } = setup();
     server.hold = true;

@@ -707,11 +707,15 @@ export class UploadEngine {
   }
 
   private drop(entry: Entry): void {
-    const { id, taskId, status } = entry.item;
+    const { id, taskId, status, fileId } = entry.item;
     this.entries = this.entries.filter((e) => e !== entry);
     this.byId.delete(id);
     this.queue = this.queue.filter((q) => q !== id);
-    if (!DONE.has(status)) this.deps.tasks.remove(taskId);
+    if (DONE.has(status)) return;
+    this.deps.tasks.remove(taskId);
+    // the server forgets the unfinished upload at once (its staged chunks, its quota reservation)
+    // rather than after a day; a failure here changes nothing the user sees
+    if (fileId) this.deps.transport.abandon(fileId, this.target(entry.item)).catch(() => undefined);
   }
 
   private flushIdle(): void {

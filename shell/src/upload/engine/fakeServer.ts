@@ -20,7 +20,8 @@ export type Call =
   | { kind: 'rapid'; fileId: string; fileHash: string }
   | { kind: 'chunk'; fileId: string; n: number; hash: string | undefined; size: number; fields: ChunkUpload['fields']; at: number }
   | { kind: 'merge'; fileId: string; fileHash: string; relativePath: string }
-  | { kind: 'folders'; body: CreateFoldersBody; target: TransportTarget };
+  | { kind: 'folders'; body: CreateFoldersBody; target: TransportTarget }
+  | { kind: 'abandon'; fileId: string; target: TransportTarget };
 
 export const STRATEGIES: ConflictStrategyOption[] = [
   { name: '新版本', value: 0 },
@@ -167,6 +168,12 @@ export class FakeServer implements UploadTransport {
     this.calls.push({ kind: 'merge', ...body });
     await null;
     return { id: `item-${body.fileId}` };
+  }
+
+  async abandon(fileId: string, target: TransportTarget) {
+    this.calls.push({ kind: 'abandon', fileId, target });
+    await null;
+    return { removed: true };
   }
 
   async createFolders(body: CreateFoldersBody, target: TransportTarget): Promise<CreateFoldersResult> {

@@ -43,6 +43,8 @@ export interface UploadTransport {
   merge(body: UploadMergeBody, target: TransportTarget, signal: AbortSignal): Promise<unknown>;
   /** the empty folders of a dropped folder */
   createFolders(body: CreateFoldersBody, target: TransportTarget): Promise<CreateFoldersResult>;
+  /** the user gave an unfinished upload up: its staged chunks and its quota reservation go at once */
+  abandon(fileId: string, target: TransportTarget): Promise<unknown>;
 }
 
 const BASE = '/User/FileTransfer';
@@ -95,5 +97,6 @@ export function createHttpTransport(): UploadTransport {
     },
     merge: (body, target, signal) => http.post<unknown>(path(target, 'UploadMerge2'), body, config(target, signal)),
     createFolders: (body, target) => http.post<CreateFoldersResult>(path(target, 'CreateFolders'), body, config(target)),
+    abandon: (fileId, target) => http.delete<unknown>(path(target, `UploadSessions/${seg(fileId)}`), config(target)),
   };
 }
