@@ -116,6 +116,37 @@ function baseHeaders() {
   };
 }
 
+/**
+ * The security headers of an HTML page. With --proxy the API decides them (its Content-Security-
+ * Policy names the remote origins and DingTalk's login script from its configuration): they are
+ * copied from the API's answer for its own page, asked again at most once a minute. Without an
+ * API, or while it cannot be asked, the page still may not be framed and sends no Referer.
+ */
+const PAGE_HEADER_NAMES = ['content-security-policy'];
+const pageHeaderCache = { at: 0, headers: null, pending: null };
+async function apiPageHeaders(proxy) {
+  if (!proxy) return {};
+  if (pageHeaderCache.headers && Date.now() - pageHeaderCache.at < 60_000) return pageHeaderCache.headers;
+  pageHeaderCache.pending ??= fetch(new URL('/', proxy), { method: 'HEAD', signal: AbortSignal.timeout(3000) })
+    .then((r) => {
+      const found = Object.fromEntries(PAGE_HEADER_NAMES.filter((n) => r.headers.get(n)).map((n) => [n, r.headers.get(n)]));
+      if (found['content-security-policy']) Object.assign(pageHeaderCache, { at: Date.now(), headers: found });
+      return found;
+    })
+    .catch(() => ({}))
+    .finally(() => (pageHeaderCache.pending = null));
+  return pageHeaderCache.pending;
+}
+
+async function pageHeaders(proxy, urlPath) {
+  return {
+    'x-frame-options': 'DENY',
+    // a share page's address carries its key: no Referer at all
+    'referrer-policy': urlPath.startsWith('/s/') ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    ...(await apiPageHeaders(proxy)),
+  };
+}
+
 function sendText(res, status, text, extra = {}) {
   const body = Buffer.from(text + '\n');
   res.writeHead(status, { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', ...extra });
@@ -208,8 +239,10 @@ export function createStaticServer({ dir, proxy, log = true }) {
       if (!found.file) return sendText(res, found.status, found.status === 404 ? 'not found' : found.status === 403 ? 'forbidden' : 'bad request');
       const { file, st } = found;
       const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+      const isPage = ['.html', '.htm'].includes(path.extname(file).toLowerCase());
       const headers = {
         ...baseHeaders(),
+        ...(isPage ? await pageHeaders(proxy, url.pathname) : {}),
         'Content-Type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream',
         'Cache-Control': cacheControl(file),
         'Last-Modified': st.mtime.toUTCString(),

@@ -153,4 +153,34 @@ describe('security headers', () => {
     expect(download.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(directives(download.headers['content-security-policy'])['frame-ancestors']).toEqual(["'self'"]);
   });
+
+  test('the shell served apart by scripts/serve-static.mjs (docker-compose) sends the API\'s page headers', async () => {
+    // a remote on another origin, so the policy the API builds is not the default one
+    const api = await startServer('sqlite', { env: { WEB_ROOT: webRoot, REMOTE_FILES_URL: 'https://files.example.com/mf-manifest.json' } });
+    const { createStaticServer } = await import('../../scripts/serve-static.mjs');
+    try {
+      const apiUrl = await api.app.listen({ port: 0, host: '127.0.0.1' });
+      const expected = (await call(api.app, 'GET', '/')).headers['content-security-policy'];
+      expect(String(expected)).toContain('https://files.example.com');
+      const shell = createStaticServer({ dir: path.join(webRoot, 'shell', 'dist'), proxy: apiUrl, log: false });
+      await new Promise<void>((resolve) => shell.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(shell.address() as { port: number }).port}`;
+      try {
+        for (const page of ['/', '/file/personal', '/s/AbCdEf123?key=Abcd1234']) {
+          const res = await fetch(`${base}${page}`);
+          expect(await res.text()).toBe(INDEX_HTML);
+          expect(res.headers.get('content-security-policy')).toBe(expected);
+          expect(res.headers.get('x-frame-options')).toBe('DENY');
+          expect(res.headers.get('referrer-policy')).toBe(page.startsWith('/s/') ? 'no-referrer' : 'strict-origin-when-cross-origin');
+        }
+        // a script is no page: no page headers
+        const script = await fetch(`${base}/main.0123abcd.js`);
+        expect(script.headers.get('content-security-policy')).toBeNull();
+      } finally {
+        await new Promise((resolve) => shell.close(resolve));
+      }
+    } finally {
+      await api.close();
+    }
+  });
 });
