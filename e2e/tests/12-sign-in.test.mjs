@@ -238,8 +238,11 @@ describe('sign-in steps', () => {
         const tokenRes = await api(server, 'POST', '/api/OAuth/Token', {
           body: { grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: client.clientId, code_verifier: verifier },
         });
+        // the token endpoint answers in OAuth 2.0's own shape (RFC 6749), not in the envelope
         assert.equal(tokenRes.status, 200);
-        accessToken = tokenRes.body.result.access_token;
+        assert.equal(tokenRes.body.token_type, 'Bearer');
+        assert.ok(tokenRes.body.refresh_token, 'a refresh token comes with the access token');
+        accessToken = tokenRes.body.access_token;
         assert.equal((await apiOk(server, 'GET', '/api/OAuth/UserInfo', { token: accessToken })).userName, user.userName);
 
         // 个人设置 → 已授权的客户端 → 撤销授权
