@@ -2,7 +2,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, UploadChunksTable, UploadSessionRow, UploadSessionsTable } from '../../db/types';
-import { SPACE_PERSONAL } from '../folders/rights';
+import { personalBytes } from '../quota/repository';
 
 export function findSession(db: Kysely<Database>, id: string): Promise<UploadSessionRow | undefined> {
   return db.selectFrom('upload_sessions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -172,14 +172,7 @@ export async function reservedFor(db: Kysely<Database>, quotaOwnerId: number, si
 
 /** Bytes a user's personal space holds: its files' current sizes, recycle bin included. */
 export async function quotaUsed(db: Kysely<Database>, ownerId: number): Promise<number> {
-  const row = await db
-    .selectFrom('items')
-    .select(sql<number>`coalesce(sum(size), 0)`.as('used'))
-    .where('space_type', '=', SPACE_PERSONAL)
-    .where('owner_id', '=', ownerId)
-    .where('type', '=', 'file')
-    .executeTakeFirst();
-  return Number(row?.used ?? 0);
+  return (await personalBytes(db, ownerId)).all;
 }
 
 /** At most this many candidates are looked at for an instant upload. */
