@@ -167,4 +167,20 @@ describe.each(databaseKinds())('upload limits (%s)', (kind) => {
     expect((await sendChunk(app(), { token: u.token }, fileId, 2, chunkOf(content, 2, CHUNK), { chunkSize: CHUNK, totalSize: content.length })).body.code).toBe(200);
     expect((await merge(app(), { token: u.token }, fileId, md5(content))).body.code).toBe(200);
   });
+
+  test('a writer that lost its lease (another request took the chunk over) does not record the chunk as its own', async () => {
+    const u = await userWithToken(app(), adminToken);
+    const root = await personalRoot(u.token);
+    const content = crypto.randomBytes(CHUNK + 10);
+    const fileId = (await createTask(app(), { token: u.token }, { folderId: root, fileName: '失租.bin', size: content.length })).body.result.fileInfo.fileId;
+    const slow = await slowChunk(app(), u.token, fileId, 1, chunkOf(content, 1, CHUNK), content.length);
+    await new Promise((r) => setTimeout(r, 500));
+    // as if this writer had stalled past its lease and another request had taken the chunk over
+    await app().db.updateTable('upload_chunks').set({ writing_until: Date.now() + 600_000 }).where('session_id', '=', fileId).where('chunk_no', '=', 1).execute();
+    slow.release();
+    const res = await slow.reply;
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 40903 });
+    // the chunk is still someone else's: not received, and no merge starts
+    expect((await merge(app(), { token: u.token }, fileId, md5(content))).status).toBe(409);
+  });
 });

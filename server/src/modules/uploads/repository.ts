@@ -115,32 +115,29 @@ export async function takeOverChunkLease(db: Kysely<Database>, sessionId: string
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Extends the lease of a chunk being written (its writer is alive). */
-export async function renewChunkLease(db: Kysely<Database>, sessionId: string, n: number, until: number): Promise<void> {
-  await db
-    .updateTable('upload_chunks')
-    .set({ writing_until: until })
-    .where('session_id', '=', sessionId)
-    .where('chunk_no', '=', n)
-    .where('writing_until', 'is not', null)
-    .execute();
+/**
+ * Extends the lease of a chunk being written (its writer is alive). `held` is the lease as its
+ * holder last set it: a lease another request took over meanwhile is not extended (false).
+ */
+export async function renewChunkLease(db: Kysely<Database>, sessionId: string, n: number, held: number, until: number): Promise<boolean> {
+  return takeOverChunkLease(db, sessionId, n, held, until);
 }
 
-/** The chunk is written: its row becomes a received chunk. False when the session or the lease is gone. */
-export async function recordChunk(db: Kysely<Database>, sessionId: string, n: number, md5: string, now: number): Promise<boolean> {
+/** The chunk is written: its row becomes a received chunk. False when the session is gone or the lease `held` is no longer this writer's. */
+export async function recordChunk(db: Kysely<Database>, sessionId: string, n: number, held: number, md5: string, now: number): Promise<boolean> {
   const r = await db
     .updateTable('upload_chunks')
     .set({ writing_until: null, md5, created_at: now })
     .where('session_id', '=', sessionId)
     .where('chunk_no', '=', n)
-    .where('writing_until', 'is not', null)
+    .where('writing_until', '=', held)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** The write failed: the lease goes, and the chunk may be sent again. */
-export async function dropChunkLease(db: Kysely<Database>, sessionId: string, n: number): Promise<void> {
-  await db.deleteFrom('upload_chunks').where('session_id', '=', sessionId).where('chunk_no', '=', n).where('writing_until', 'is not', null).execute();
+/** The write failed: the lease `held` goes (unless another request took it over), and the chunk may be sent again. */
+export async function dropChunkLease(db: Kysely<Database>, sessionId: string, n: number, held: number): Promise<void> {
+  await db.deleteFrom('upload_chunks').where('session_id', '=', sessionId).where('chunk_no', '=', n).where('writing_until', '=', held).execute();
 }
 
 /**

@@ -375,24 +375,24 @@ export class UploadsService {
       if (quotaOwner !== null) await lockKey(trx, `upload-quota:${quotaOwner}`);
       await this.checkReservations(trx, ownerKey, quotaOwner, size, quota, now);
       await insertSession(trx, {
-      id,
-      owner_key: ownerKey,
-      user_id: actor.user.id,
-      share_id: actor.share?.id ?? null,
-      task_id: body.taskId,
-      folder_id: folder.id,
-      relative_dir: relativeDir,
-      file_name: name,
-      size,
-      chunk_size: this.limits.chunkSize,
-      total_chunks: Math.max(1, Math.ceil(size / this.limits.chunkSize)),
-      strategy: targetItemId === null ? null : strategy,
-      target_item_id: targetItemId,
-      status: 'open',
-      result_item_id: null,
-      created_at: now,
-      updated_at: now,
-      quota_owner_id: quotaOwner,
+        id,
+        owner_key: ownerKey,
+        user_id: actor.user.id,
+        share_id: actor.share?.id ?? null,
+        task_id: body.taskId,
+        folder_id: folder.id,
+        relative_dir: relativeDir,
+        file_name: name,
+        size,
+        chunk_size: this.limits.chunkSize,
+        total_chunks: Math.max(1, Math.ceil(size / this.limits.chunkSize)),
+        strategy: targetItemId === null ? null : strategy,
+        target_item_id: targetItemId,
+        status: 'open',
+        result_item_id: null,
+        created_at: now,
+        updated_at: now,
+        quota_owner_id: quotaOwner,
       });
     });
     await this.staging.create(id);
@@ -529,10 +529,14 @@ export class UploadsService {
         }
       } else {
         // this request holds the chunk's lease while it writes; it is renewed while the write lasts
-        const renew = setInterval(
-          () => void renewChunkLease(this.db, session.id, n, Date.now() + this.limits.chunkLeaseMs).catch(() => undefined),
-          Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)),
-        );
+        let held = claim.until;
+        const renew = setInterval(() => {
+          const next = Date.now() + this.limits.chunkLeaseMs;
+          renewChunkLease(this.db, session.id, n, held, next).then(
+            (renewed) => renewed && (held = next),
+            () => undefined,
+          );
+        }, Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)));
         let written: WrittenChunk;
         try {
           await this.disk?.assertRoomFor(expected);
@@ -541,7 +545,7 @@ export class UploadsService {
           if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         } catch (err) {
           clearInterval(renew);
-          await dropChunkLease(this.db, session.id, n).catch(() => undefined);
+          await dropChunkLease(this.db, session.id, n, held).catch(() => undefined);
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
           if (isOutOfSpace(err)) {
             // the disk is full: this upload's staged bytes go at once, and the user is told why
@@ -553,7 +557,11 @@ export class UploadsService {
         }
         clearInterval(renew);
         // a chunk sent without ChunkHash is recorded with an empty md5
-        if (!(await recordChunk(this.db, session.id, n, hash ?? '', Date.now()))) throw notFound(SESSION_GONE);
+        if (!(await recordChunk(this.db, session.id, n, held, hash ?? '', Date.now()))) {
+          // the session went, or this writer lost its lease (stalled past it) and another took the chunk over
+          if (!(await findSession(this.db, session.id))) throw notFound(SESSION_GONE);
+          throw chunkBusy(n);
+        }
         this.hashing.recorded(this.staged(session), n);
       }
       if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
@@ -583,7 +591,11 @@ export class UploadsService {
    * this request (new, or taken over from a writer whose lease ran out). 404 when the session
    * is no longer open (finished, merging, or gone).
    */
-  private async claimChunk(sessionId: string, n: number, size: number): Promise<{ kind: 'received'; md5: string } | { kind: 'busy' } | { kind: 'leased' }> {
+  private async claimChunk(
+    sessionId: string,
+    n: number,
+    size: number,
+  ): Promise<{ kind: 'received'; md5: string } | { kind: 'busy' } | { kind: 'leased'; until: number }> {
     return this.db.transaction().execute(async (trx) => {
       const now = Date.now();
       if (!(await touchSession(trx, sessionId, now))) throw notFound(SESSION_GONE);
@@ -591,11 +603,11 @@ export class UploadsService {
       const until = now + this.limits.chunkLeaseMs;
       if (!row) {
         await insertChunkLease(trx, { session_id: sessionId, chunk_no: n, size, md5: '', created_at: now, writing_until: until });
-        return { kind: 'leased' as const };
+        return { kind: 'leased' as const, until };
       }
       if (row.writing_until === null) return { kind: 'received' as const, md5: row.md5 };
       if (Number(row.writing_until) >= now) return { kind: 'busy' as const };
-      return (await takeOverChunkLease(trx, sessionId, n, Number(row.writing_until), until)) ? { kind: 'leased' as const } : { kind: 'busy' as const };
+      return (await takeOverChunkLease(trx, sessionId, n, Number(row.writing_until), until)) ? { kind: 'leased' as const, until } : { kind: 'busy' as const };
     });
   }
 
