@@ -115,7 +115,7 @@ describe.each(databaseKinds())('upload limits (%s)', (kind) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(payload.length) },
       body,
       duplex: 'half',
-    } as RequestInit).then(async (r) => ({ status: r.status, body: await r.json() }));
+    } as RequestInit).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     return { reply, release };
   }
 

@@ -13,7 +13,8 @@ jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-desig
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
 
 configure({ asyncUtilTimeout: 8000 });
-jest.setTimeout(60_000);
+// seven whole flows through the shell with typing: on a loaded 2-core machine one takes close to a minute
+jest.setTimeout(120_000);
 
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const policy = {
