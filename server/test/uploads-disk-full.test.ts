@@ -5,6 +5,7 @@
 // Needs root (mount -t tmpfs): skipped with a note where the machine does not allow it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { call, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
@@ -133,9 +134,9 @@ if (!mountable) process.stdout.write('uploads-disk-full: mount -t tmpfs is not a
     const { payload, contentType } = await multipartBody(fields, content.subarray(CHUNK, 2 * CHUNK), '写满.bin');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const reply = new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = (require('node:http') as typeof import('node:http')).request(
+      const req = http.request(
         { host: '127.0.0.1', port, method: 'POST', path: `/api/User/FileTransfer/UploadChunk2?fileId=${fileId}`, agent, headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': payload.length } },
         (res) => {
           let text = '';
@@ -157,7 +158,7 @@ if (!mountable) process.stdout.write('uploads-disk-full: mount -t tmpfs is not a
     expect(staged()).toEqual([]);
     // the same keep-alive connection answers the next request
     const next = await new Promise<number>((resolve, reject) => {
-      const req = (require('node:http') as typeof import('node:http')).request(
+      const req = http.request(
         { host: '127.0.0.1', port, method: 'GET', path: '/api/User/Home', agent, headers: { authorization: `Bearer ${token}` } },
         (r) => {
           r.resume();
