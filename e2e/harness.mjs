@@ -488,3 +488,15 @@ export async function chooseFromContextMenu(page, name, entry) {
     }
   }
 }
+
+/** Waits until pdf.js has drawn something dark on the first page's canvas (not a blank page). */
+export async function pdfDrawn(page) {
+  await page.getByLabel('第 1 页').waitFor();
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-page="1"] canvas');
+    if (!c || !c.width) return false;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 128) return true;
+    return false;
+  }, undefined, { timeout: 20_000 });
+}

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pdfOf, recordWebm, writeDocx } from '../documents.mjs';
-import { ROOT, apiOk, createUser, launchBrowser, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, withBrowser } from '../harness.mjs';
+import { ROOT, apiOk, createUser, launchBrowser, listRow, login, missingBuilds, pdfDrawn, personalRoot, signInThroughPage, startServer, withBrowser } from '../harness.mjs';
 import { uploadFile } from '../uploadClient.mjs';
 
 const T = { timeout: 300_000 };
@@ -80,16 +80,8 @@ describe('preview', () => {
       await image.close();
 
       const pdf = await openFromList(page, files.pdf);
-      const firstPage = pdf.getByLabel('第 1 页');
-      await firstPage.waitFor();
       // pdf.js drew something on the page's canvas (not a blank one)
-      await pdf.waitForFunction(() => {
-        const c = document.querySelector('[data-page="1"] canvas');
-        if (!c || !c.width) return false;
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        for (let i = 0; i < d.length; i += 4) if (d[i] < 128) return true;
-        return false;
-      }, undefined, { timeout: 20_000 });
+      await pdfDrawn(pdf);
       await pdf.close();
 
       const video = await openFromList(page, files.video);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pdfOf } from '../documents.mjs';
 import {
-  ROOT, apiOk, createFolder, createUser, listRow, login, missingBuilds, personalRoot, signInThroughPage,
+  ROOT, apiOk, createFolder, createUser, listRow, login, missingBuilds, pdfDrawn, personalRoot, signInThroughPage,
   startServer, startStatic, waitForPath, withBrowser,
 } from '../harness.mjs';
 import { uploadFile } from '../uploadClient.mjs';
@@ -58,18 +58,6 @@ async function openFromList(page, name) {
   const [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 15_000 }), listRow(page, name).getByText(name, { exact: true }).click()]);
   await popup.waitForLoadState('domcontentloaded');
   return popup;
-}
-
-/** Waits until pdf.js has drawn something dark on the first page's canvas. */
-async function pdfDrawn(page) {
-  await page.getByLabel('第 1 页').waitFor();
-  await page.waitForFunction(() => {
-    const c = document.querySelector('[data-page="1"] canvas');
-    if (!c || !c.width) return false;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 0; i < d.length; i += 4) if (d[i] < 128) return true;
-    return false;
-  }, undefined, { timeout: 20_000 });
 }
 
 function directives(policy) {
