@@ -9,6 +9,7 @@ import { parseAddressList } from './lib/address-list';
 import { guardConnections } from './lib/connection-guard';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
+import { peopleRoutes } from './modules/people/routes';
 import { authRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/account/routes';
 import { registrationRoutes } from './modules/registration/routes';
@@ -84,6 +85,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(searchRoutes);
   await api.register(previewRoutes);
   await api.register(adminRoutes);
+  await api.register(peopleRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)
   api.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {

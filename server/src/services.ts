@@ -5,6 +5,7 @@ import type { AppConfig } from './config';
 import type { Database } from './db/types';
 import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
+import { PeopleService } from './modules/people/service';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
@@ -66,7 +67,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
   const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
   const oauth = new OAuthService(db, config, formatTime);
-  const admin = new AdminService(db, users, auth, settings, organizations, credentials);
+  const admin = new AdminService(db, settings, organizations);
+  const people = new PeopleService(db, users, auth, settings, organizations, credentials);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
@@ -81,7 +83,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     { ...DEFAULT_UPLOAD_LIMITS, maxOpenSessions: config.uploads.maxOpenSessions, maxPendingBytes: config.uploads.maxPendingBytes },
     disk,
   );
-  const quota = new QuotaService(db, settings, disk, () => uploads.limits.sessionTtlMs);
+  const quota = new QuotaService(db, settings, disk, () => uploads.limits.sessionTtlMs, config.databaseUrl ? 'postgres' : 'sqlite');
   const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);
   const ferry = new FerryService(db, config, folders, workflow, blobs, formatTime, createScanner(config.ferry));
   const ferryInbox = new FerryInbox(db, config, ferry, blobs, formatTime);
@@ -123,6 +125,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     users,
     auth,
     admin,
+    people,
     web,
     downloads,
     shares,

@@ -234,18 +234,23 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
       token: adminToken,
       body: { nickName: '新昵称Zeta', deptId: dept, isDocAdmin: true, isTagAdmin: true },
     });
-    expect(updated).toEqual({
+    expect(updated).toMatchObject({
       userId: user.userId,
       userName: user.userName,
       nickName: '新昵称Zeta',
       deptId: dept,
+      deptName: `总部/编辑用户部`,
+      roles: ['docAdmin', 'tagAdmin'],
       isDocAdmin: true,
       isFlowAdmin: false,
       isTagAdmin: true,
       disabled: false,
+      locked: false,
       totpRequired: false,
       totpBound: false,
       mustChangePassword: false,
+      quota: null,
+      source: 'local',
     });
     const info = await login(server.app, user.userName, user.password);
     expect(info).toMatchObject({ nickName: '新昵称Zeta', deptName: '编辑用户部', isDocAdmin: true, isTagAdmin: true, isFlowAdmin: false });

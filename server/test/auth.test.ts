@@ -37,6 +37,8 @@ describe.each(databaseKinds())('sign-in and sessions (%s)', (kind) => {
       allowRepositoryLogin: false,
       isFlowAdmin: false,
       isAdmin: false,
+      isDeptAdmin: false,
+      isAuditAdmin: false,
       jwtId: expect.any(String),
       showGuide: true,
       passwordReset: false,

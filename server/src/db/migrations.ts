@@ -1237,6 +1237,63 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('upload_sessions').dropColumn('quota_owner_id').execute();
       },
     },
+    // the organisation in pages: a person's contact fields, employee number, source (local, LDAP,
+    // DingTalk) with the directory's id, own quota and feature switches, the audit role and the
+    // time they left; a department's default quota and switches (inherited down the tree) and
+    // its administrators; the actions of administrators, kept with the names they had
+    '2026-11-27-0030-organisation-admin': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('users').addColumn('employee_no', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('users').addColumn('source', 'text', (c) => c.notNull().defaultTo('local')).execute();
+        await db.schema.alterTable('users').addColumn('external_id', 'text').execute();
+        await db.schema.alterTable('users').addColumn('quota', big).execute();
+        await db.schema.alterTable('users').addColumn('is_audit_admin', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('users').addColumn('feature_policy', 'text').execute();
+        await db.schema.alterTable('users').addColumn('left_at', big).execute();
+        // an employee number names one person; '' is none
+        await db.schema.createIndex('users_employee_no').on('users').column('employee_no').unique().where(sql.ref('employee_no'), '<>', '').execute();
+        await db.schema.createIndex('users_external').on('users').columns(['source', 'external_id']).execute();
+        // the 用户 page: one department's people by user name
+        await db.schema.createIndex('users_dept_name').on('users').columns(['dept_id', 'user_name_key', 'id']).execute();
+        await db.schema.alterTable('departments').addColumn('quota', big).execute();
+        await db.schema.alterTable('departments').addColumn('feature_policy', 'text').execute();
+        await db.schema.alterTable('departments').addColumn('source', 'text', (c) => c.notNull().defaultTo('local')).execute();
+        await db.schema.alterTable('departments').addColumn('external_id', 'text').execute();
+        await db.schema.createIndex('departments_external').on('departments').columns(['source', 'external_id']).execute();
+        await db.schema
+          .createTable('department_admins')
+          .addColumn('dept_id', big, (c) => c.notNull().references('departments.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addPrimaryKeyConstraint('department_admins_pk', ['dept_id', 'user_id'])
+          .execute();
+        await db.schema.createIndex('department_admins_user').on('department_admins').column('user_id').execute();
+        await db.schema
+          .createTable('admin_actions')
+          .addColumn('id', big, idColumn)
+          .addColumn('at', big, (c) => c.notNull())
+          .addColumn('actor_id', big, (c) => c.notNull())
+          .addColumn('actor_name', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('target_type', 'text', (c) => c.notNull())
+          .addColumn('target_id', 'text', (c) => c.notNull())
+          .addColumn('target_name', 'text', (c) => c.notNull())
+          .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('admin_actions_at').on('admin_actions').column('at').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('admin_actions').ifExists().execute();
+        await db.schema.dropTable('department_admins').ifExists().execute();
+        await db.schema.dropIndex('departments_external').ifExists().execute();
+        for (const c of ['external_id', 'source', 'feature_policy', 'quota']) await db.schema.alterTable('departments').dropColumn(c).execute();
+        await db.schema.dropIndex('users_dept_name').ifExists().execute();
+        await db.schema.dropIndex('users_external').ifExists().execute();
+        await db.schema.dropIndex('users_employee_no').ifExists().execute();
+        for (const c of ['left_at', 'feature_policy', 'is_audit_admin', 'quota', 'external_id', 'source', 'employee_no']) {
+          await db.schema.alterTable('users').dropColumn(c).execute();
+        }
+      },
+    },
   };
 }
 

@@ -14,6 +14,32 @@ export interface DepartmentsTable {
   created_at: number;
   /** the department's leader (approvals: 部门负责人) */
   leader_id: Generated<number | null>;
+  /** the default personal quota (bytes, 0: unlimited) of people in this subtree; null: the one above */
+  quota: Generated<number | null>;
+  /** JSON of the feature switches set here ({personalSpace: false, ...}); null or a missing key: the one above */
+  feature_policy: Generated<string | null>;
+  /** 'local', 'ldap' or 'dingtalk' */
+  source: Generated<string>;
+  /** the directory's id of the department (an OU's DN, a DingTalk dept_id); null for local ones */
+  external_id: Generated<string | null>;
+}
+
+export interface DepartmentAdminsTable {
+  dept_id: number;
+  user_id: number;
+}
+
+/** What an administrator did: kept with the names of the time, so that it reads true after renames. */
+export interface AdminActionsTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  detail: Generated<string>;
 }
 
 export interface UsersTable {
@@ -54,6 +80,19 @@ export interface UsersTable {
   /** the DingTalk user (unionId) this account signs in as; null: none bound */
   dingtalk_union_id: Generated<string | null>;
   email: Generated<string>;
+  /** 工号 ('' when none): unique when set */
+  employee_no: Generated<string>;
+  /** 'local', 'ldap' or 'dingtalk' */
+  source: Generated<string>;
+  /** the directory's id of the person (LDAP entryUUID or DN, DingTalk userid); null for local accounts */
+  external_id: Generated<string | null>;
+  /** the person's own quota (bytes, 0: unlimited); null: the department's, else the default */
+  quota: Generated<number | null>;
+  is_audit_admin: Generated<Flag>;
+  /** JSON of the feature switches set for this person; null or a missing key: the department's */
+  feature_policy: Generated<string | null>;
+  /** when the person left and their work was handed over (the account stays, disabled) */
+  left_at: Generated<number | null>;
 }
 
 export interface VerifyCodesTable {
@@ -717,6 +756,8 @@ export interface ContentJobsTable {
 export interface Database {
   departments: DepartmentsTable;
   users: UsersTable;
+  department_admins: DepartmentAdminsTable;
+  admin_actions: AdminActionsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   items: ItemsTable;

@@ -24,6 +24,10 @@ export interface UserInfo {
   isFlowAdmin: boolean;
   /** a system administrator (not among the spec's fields): the user menu offers 系统管理; absent in sessions stored before it existed */
   isAdmin?: boolean;
+  /** administers some department: 系统管理 with 用户 and 部门 only */
+  isDeptAdmin?: boolean;
+  /** may read the record of administrators' actions */
+  isAuditAdmin?: boolean;
 }
 
 /** POST /api/login body. */
@@ -194,20 +198,8 @@ export interface Agreement {
   updatedAt: number | null;
 }
 
-/** A user in the administrators' list (GET /api/Admin/Users). */
-export interface AdminUser {
-  userId: string;
-  userName: string;
-  nickName: string;
-  deptId: string | null;
-  isDocAdmin: boolean;
-  isFlowAdmin: boolean;
-  isTagAdmin: boolean;
-  disabled: boolean;
-  totpRequired: boolean;
-  totpBound: boolean;
-  mustChangePassword: boolean;
-}
+/** A user in the administrators' list (GET /api/Admin/Users): ./admin.ts. */
+export type { AdminUser } from './admin';
 
 /** A client registered for authorization (GET /api/Admin/Clients). */
 export interface OAuthClient {

@@ -3,27 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
 import { EnvironmentConfigSchema, FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
-import { DepartmentSchema, GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
-import {
-  AdminUserSchema,
-  AdminUsersQuerySchema,
-  UserTotpBodySchema,
-  CreateDepartmentBodySchema,
-  CreateUserBodySchema,
-  CreateUserResultSchema,
-  DeletedResultSchema,
-  DeptIdParamsSchema,
-  DisableResultSchema,
-  EnableResultSchema,
-  GroupBodySchema,
-  GroupMembersBodySchema,
-  ResetPasswordBodySchema,
-  ResetPasswordResultSchema,
-  RevokeResultSchema,
-  UpdateDepartmentBodySchema,
-  UpdateUserBodySchema,
-  UserIdParamsSchema,
-} from './schemas';
+import { GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
+import { DeletedResultSchema, GroupBodySchema, GroupMembersBodySchema } from './schemas';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const admin = app.services.admin;
@@ -32,121 +13,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // refuse before the body is even looked at
   app.addHook('preValidation', async (req) => admin.assertAdmin(req.user()));
-
-  app.get(
-    '/Admin/Users',
-    {
-      schema: {
-        tags,
-        summary: '用户列表',
-        description: `按用户名排序，含已停用的用户；keyword 匹配用户名或昵称。${only}`,
-        querystring: AdminUsersQuerySchema,
-        response: { 200: Envelope(Type.Object({ data: Type.Array(AdminUserSchema), total: Type.Integer() })) },
-      },
-    },
-    async (req) => ok(await admin.listUsers(req.user(), req.query)),
-  );
-
-  app.post(
-    '/Admin/Users',
-    {
-      schema: {
-        tags,
-        summary: '新建用户',
-        description: `同时创建该用户的个人空间根目录。${only}`,
-        body: CreateUserBodySchema,
-        response: { 200: Envelope(CreateUserResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.createUser(req.user(), req.body)),
-  );
-
-  app.post(
-    '/Admin/Users/:userId/Disable',
-    {
-      schema: {
-        tags,
-        summary: '停用用户',
-        description: `该账号不能再登录，它已有的会话返回 403。${only}`,
-        params: UserIdParamsSchema,
-        response: { 200: Envelope(DisableResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.disableUser(req.user(), req.params.userId)),
-  );
-
-  app.post(
-    '/Admin/Users/:userId/Enable',
-    {
-      schema: {
-        tags,
-        summary: '启用用户',
-        description: `停用的反操作：该账号可以再次登录。${only}`,
-        params: UserIdParamsSchema,
-        response: { 200: Envelope(EnableResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.enableUser(req.user(), req.params.userId)),
-  );
-
-  app.put(
-    '/Admin/Users/:userId',
-    {
-      schema: {
-        tags,
-        summary: '修改用户',
-        description: `修改昵称、部门和角色标志，未给出的字段不变。${only}`,
-        params: UserIdParamsSchema,
-        body: UpdateUserBodySchema,
-        response: { 200: Envelope(AdminUserSchema) },
-      },
-    },
-    async (req) => ok(await admin.updateUser(req.user(), req.params.userId, req.body)),
-  );
-
-  app.post(
-    '/Admin/Users/:userId/ResetPassword',
-    {
-      schema: {
-        tags,
-        summary: '重置用户密码',
-        description: `新密码须符合密码策略；该用户的全部会话随即失效（返回 401）；默认下次登录须修改密码。${only}`,
-        params: UserIdParamsSchema,
-        body: ResetPasswordBodySchema,
-        response: { 200: Envelope(ResetPasswordResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.resetPassword(req.user(), req.params.userId, req.body)),
-  );
-
-  app.put(
-    '/Admin/Users/:userId/Totp',
-    {
-      schema: {
-        tags,
-        summary: '要求（或不再要求）用户使用动态口令',
-        description: `密码策略要求所有人使用动态口令时，此项不起作用。${only}`,
-        params: UserIdParamsSchema,
-        body: UserTotpBodySchema,
-        response: { 200: Envelope(AdminUserSchema) },
-      },
-    },
-    async (req) => ok(await admin.setUserTotp(req.user(), req.params.userId, req.body)),
-  );
-
-  app.delete(
-    '/Admin/Users/:userId/Totp',
-    {
-      schema: {
-        tags,
-        summary: '重置用户的动态口令',
-        description: `忘记已绑定的密钥（如手机丢失）；仍须使用动态口令时，下次登录重新绑定。${only}`,
-        params: UserIdParamsSchema,
-        response: { 200: Envelope(AdminUserSchema) },
-      },
-    },
-    async (req) => ok(await admin.resetUserTotp(req.user(), req.params.userId)),
-  );
 
   app.put(
     '/Admin/PasswordPolicy',
@@ -160,63 +26,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await admin.updatePasswordPolicy(req.user(), req.body)),
-  );
-
-  app.post(
-    '/Admin/Users/:userId/RevokeSessions',
-    {
-      schema: {
-        tags,
-        summary: '撤销用户的全部会话',
-        description: `之后这些会话返回 401。${only}`,
-        params: UserIdParamsSchema,
-        response: { 200: Envelope(RevokeResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.revokeSessions(req.user(), req.params.userId)),
-  );
-
-  app.post(
-    '/Admin/Departments',
-    {
-      schema: {
-        tags,
-        summary: '新建部门',
-        description: `同一上级部门下名称不能重复（409、code 40901）。${only}`,
-        body: CreateDepartmentBodySchema,
-        response: { 200: Envelope(DepartmentSchema) },
-      },
-    },
-    async (req) => ok(await admin.createDepartment(req.user(), req.body)),
-  );
-
-  app.put(
-    '/Admin/Departments/:id',
-    {
-      schema: {
-        tags,
-        summary: '重命名或移动部门',
-        description: `移动时连同全部下级部门一起移动；移到自身或下级部门中得到 400、code 40002。${only}`,
-        params: DeptIdParamsSchema,
-        body: UpdateDepartmentBodySchema,
-        response: { 200: Envelope(DepartmentSchema) },
-      },
-    },
-    async (req) => ok(await admin.updateDepartment(req.user(), req.params.id, req.body)),
-  );
-
-  app.delete(
-    '/Admin/Departments/:id',
-    {
-      schema: {
-        tags,
-        summary: '删除部门',
-        description: `部门下还有用户或下级部门时拒绝（409、code 40902）；根部门不能删除。${only}`,
-        params: DeptIdParamsSchema,
-        response: { 200: Envelope(DeletedResultSchema) },
-      },
-    },
-    async (req) => ok(await admin.deleteDepartment(req.user(), req.params.id)),
   );
 
   app.post(
@@ -303,5 +112,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await admin.updateFeaturePolicy(req.user(), req.body)),
+  );
+  app.get(
+    '/Admin/FeaturePolicy',
+    { schema: { tags, summary: '全局功能策略', description: `部门和个人的设置在用户与部门管理中。${only}`, response: { 200: Envelope(FeaturePolicySchema) } } },
+    async () => ok(await app.services.settings.featurePolicy()),
   );
 };

@@ -1,53 +1,22 @@
-// 云文档 administration: users, their sessions, departments, groups and the feature policy.
+// 云文档 administration for system administrators only: the password policy, groups, the
+// spaces' names and the global feature policy. People and departments: ../people.
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
-import { badRequest, notFound } from '../../lib/errors';
-import { parseId } from '../../lib/ids';
-import { revokeSessionsOfUser } from '../auth/repository';
-import type { AuthService } from '../auth/service';
-import type { Department, Group } from '../organizations/schemas';
+import type { Group } from '../organizations/schemas';
 import type { OrganizationsService } from '../organizations/service';
-import type { EnvironmentConfig, FeaturePolicy, PasswordPolicy } from '../settings/schemas';
-import type { Credentials } from '../auth/credentials';
+import type { EnvironmentConfig, FeaturePolicy, PasswordPolicy, UploadPolicy, UploadPolicyBody } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
-import { findUserById, updateUserFields } from '../users/repository';
-import { assertSystemAdmin, type UsersService } from '../users/service';
-import { listUsers } from './repository';
-import type {
-  AdminUser,
-  AdminUsersQuery,
-  CreateDepartmentBody,
-  CreateUserBody,
-  GroupBody,
-  GroupMembersBody,
-  ResetPasswordBody,
-  UpdateDepartmentBody,
-  UpdateUserBody,
-  UserTotpBody,
-} from './schemas';
+import { assertSystemAdmin } from '../users/service';
+import { recordAction } from '../people/repository';
+import type { GroupBody, GroupMembersBody } from './schemas';
 
-const toAdminUser = (u: UserRow): AdminUser => ({
-  userId: String(u.id),
-  userName: u.user_name,
-  nickName: u.nick_name,
-  deptId: u.dept_id === null ? null : String(u.dept_id),
-  isDocAdmin: u.is_doc_admin === 1,
-  isFlowAdmin: u.is_flow_admin === 1,
-  isTagAdmin: u.is_tag_admin === 1,
-  disabled: u.disabled === 1,
-  totpRequired: u.totp_required === 1,
-  totpBound: u.totp_secret !== null,
-  mustChangePassword: u.must_change_password === 1,
-});
+const onOff = (b: boolean) => (b ? '开启' : '关闭');
 
 export class AdminService {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly users: UsersService,
-    private readonly auth: AuthService,
     private readonly settings: SettingsService,
     private readonly organizations: OrganizationsService,
-    private readonly credentials: Credentials,
   ) {}
 
   /** Every admin call starts here: 403/40301 for anyone but a system administrator. */
@@ -55,162 +24,71 @@ export class AdminService {
     assertSystemAdmin(caller);
   }
 
-  private async targetUser(userIdText: string): Promise<UserRow> {
-    const id = parseId(userIdText);
-    const user = id === null ? undefined : await findUserById(this.db, id);
-    if (!user) throw notFound('用户不存在');
-    return user;
-  }
-
-  /** Users by user name, disabled ones included, with what the security settings need. */
-  async listUsers(caller: UserRow, query: AdminUsersQuery): Promise<{ data: AdminUser[]; total: number }> {
-    this.assertAdmin(caller);
-    const pageSize = query.pageSize ?? 20;
-    const { rows, total } = await listUsers(this.db, query.keyword?.trim() ?? '', { offset: ((query.page ?? 1) - 1) * pageSize, limit: pageSize });
-    return { data: rows.map(toAdminUser), total };
-  }
-
-  async createUser(caller: UserRow, body: CreateUserBody): Promise<{ userId: string }> {
-    this.assertAdmin(caller);
-    let deptId: number | null = null;
-    if (body.deptId !== undefined && body.deptId !== null) {
-      deptId = parseId(body.deptId);
-      if (deptId === null) throw badRequest('所选部门不存在');
-    }
-    const user = await this.users.createUser({
-      userName: body.userName,
-      nickName: body.nickName,
-      password: body.password,
-      deptId,
-      isDocAdmin: body.isDocAdmin,
-      isFlowAdmin: body.isFlowAdmin,
-      isTagAdmin: body.isTagAdmin,
-      mustChangePassword: body.mustChangePassword ?? true,
-    });
-    return { userId: String(user.id) };
-  }
-
-  /** The account can no longer sign in; every session, client token and pending sign-in step of it ends for good. */
-  async disableUser(caller: UserRow, userIdText: string): Promise<{ userId: string }> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    if (user.id === caller.id) throw badRequest('不能停用自己的账号');
-    await this.auth.setDisabled(user.id, true);
-    return { userId: String(user.id) };
-  }
-
-  /** The counterpart of disableUser: the account may sign in again (its old sessions stay ended). */
-  async enableUser(caller: UserRow, userIdText: string): Promise<{ userId: string }> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    await this.auth.setDisabled(user.id, false);
-    return { userId: String(user.id) };
-  }
-
-  async updateUser(caller: UserRow, userIdText: string, body: UpdateUserBody): Promise<AdminUser> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    let deptId: number | null | undefined = undefined;
-    if (body.deptId !== undefined) {
-      deptId = body.deptId === null ? null : parseId(body.deptId);
-      if (body.deptId !== null && deptId === null) throw badRequest('所选部门不存在');
-    }
-    const updated = await this.users.updateUser(user, {
-      nickName: body.nickName,
-      deptId,
-      isDocAdmin: body.isDocAdmin,
-      isFlowAdmin: body.isFlowAdmin,
-      isTagAdmin: body.isTagAdmin,
-    });
-    return toAdminUser(updated);
-  }
-
-  /** Sets a new password and ends every session of the user in the same transaction. */
-  async resetPassword(caller: UserRow, userIdText: string, body: ResetPasswordBody): Promise<{ userId: string; revoked: number }> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    const passwordHash = await this.credentials.newHash(body.password);
-    const revoked = await this.db.transaction().execute(async (trx) => {
-      const now = Date.now();
-      await this.credentials.store(trx, user.id, passwordHash, now, body.mustChangePassword ?? true);
-      return revokeSessionsOfUser(trx, user.id, now);
-    });
-    return { userId: String(user.id), revoked };
-  }
-
-  /** TOTP required for this user (or no longer, unless the policy requires it for everyone). */
-  async setUserTotp(caller: UserRow, userIdText: string, body: UserTotpBody): Promise<AdminUser> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    await this.db.updateTable('users').set({ totp_required: body.required ? 1 : 0, updated_at: Date.now() }).where('id', '=', user.id).execute();
-    return toAdminUser((await findUserById(this.db, user.id)) ?? user);
-  }
-
-  /** Forgets the user's TOTP key (a lost phone): the next sign-in binds a new one when TOTP is required. */
-  async resetUserTotp(caller: UserRow, userIdText: string): Promise<AdminUser> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    await this.auth.resetTotp(user.id);
-    return toAdminUser((await findUserById(this.db, user.id)) ?? user);
+  private record(caller: UserRow, action: string, targetType: string, targetId: string, targetName: string, detail = '') {
+    return recordAction(this.db, { actorId: caller.id, actorName: caller.user_name, action, targetType, targetId, targetName, detail });
   }
 
   async updatePasswordPolicy(caller: UserRow, policy: PasswordPolicy): Promise<PasswordPolicy> {
     this.assertAdmin(caller);
-    return this.settings.setPasswordPolicy(policy);
-  }
-
-
-  /** Every live session of the user answers 401 from now on. */
-  async revokeSessions(caller: UserRow, userIdText: string): Promise<{ revoked: number }> {
-    this.assertAdmin(caller);
-    const user = await this.targetUser(userIdText);
-    return { revoked: await this.auth.revokeUserSessions(user.id) };
-  }
-
-  // ---- departments and groups ----
-
-  async createDepartment(caller: UserRow, body: CreateDepartmentBody): Promise<Department> {
-    this.assertAdmin(caller);
-    return this.organizations.createDepartment(body);
-  }
-
-  async updateDepartment(caller: UserRow, idText: string, body: UpdateDepartmentBody): Promise<Department> {
-    this.assertAdmin(caller);
-    return this.organizations.updateDepartment(idText, body);
-  }
-
-  async deleteDepartment(caller: UserRow, idText: string): Promise<{ id: string }> {
-    this.assertAdmin(caller);
-    return this.organizations.deleteDepartment(idText);
+    const saved = await this.settings.setPasswordPolicy(policy);
+    await this.record(caller, '修改密码策略', 'setting', 'passwordPolicy', '密码策略', JSON.stringify(saved));
+    return saved;
   }
 
   async createGroup(caller: UserRow, body: GroupBody): Promise<Group> {
     this.assertAdmin(caller);
-    return this.organizations.createGroup(body);
+    const group = await this.organizations.createGroup(body);
+    await this.record(caller, '新建用户组', 'group', group.id, group.name);
+    return group;
   }
 
   async renameGroup(caller: UserRow, idText: string, body: GroupBody): Promise<Group> {
     this.assertAdmin(caller);
-    return this.organizations.renameGroup(idText, body);
+    const group = await this.organizations.renameGroup(idText, body);
+    await this.record(caller, '重命名用户组', 'group', group.id, group.name);
+    return group;
   }
 
   async deleteGroup(caller: UserRow, idText: string): Promise<{ id: string }> {
     this.assertAdmin(caller);
-    return this.organizations.deleteGroup(idText);
+    const name = (await this.organizations.groups()).find((g) => g.id === idText)?.name ?? idText;
+    const result = await this.organizations.deleteGroup(idText);
+    await this.record(caller, '删除用户组', 'group', result.id, name);
+    return result;
   }
 
   async setGroupMembers(caller: UserRow, idText: string, body: GroupMembersBody): Promise<Group> {
     this.assertAdmin(caller);
-    return this.organizations.setGroupMembers(idText, body);
+    const group = await this.organizations.setGroupMembers(idText, body);
+    await this.record(caller, '设置用户组成员', 'group', group.id, group.name, `${group.memberCount} 名成员`);
+    return group;
   }
 
   async updateEnvironmentConfig(caller: UserRow, config: EnvironmentConfig): Promise<EnvironmentConfig> {
     this.assertAdmin(caller);
-    return this.settings.setEnvironmentConfig(config);
+    const saved = await this.settings.setEnvironmentConfig(config);
+    await this.record(caller, '修改空间名称', 'setting', 'environmentConfig', '空间名称', `${saved.personalFolderName}、${saved.publicFolderName}`);
+    return saved;
+  }
+
+  async updateUploadPolicy(caller: UserRow, body: UploadPolicyBody): Promise<UploadPolicy> {
+    this.assertAdmin(caller);
+    const saved = await this.settings.setUploadPolicy(body);
+    await this.record(caller, '修改上传策略', 'setting', 'uploadPolicy', '上传策略', JSON.stringify(saved));
+    return saved;
   }
 
   async updateFeaturePolicy(caller: UserRow, policy: FeaturePolicy): Promise<FeaturePolicy> {
     this.assertAdmin(caller);
-    return this.settings.setFeaturePolicy(policy);
+    const saved = await this.settings.setFeaturePolicy(policy);
+    await this.record(
+      caller,
+      '修改全局功能策略',
+      'setting',
+      'featurePolicy',
+      '功能策略',
+      `个人空间${onOff(saved.personalSpace)}、企业空间${onOff(saved.publicSpace)}、审批流程${onOff(saved.workflow)}、摆渡${onOff(saved.ferrySpaces)}`,
+    );
+    return saved;
   }
 }

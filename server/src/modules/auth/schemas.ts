@@ -24,6 +24,8 @@ export const LoginResultSchema = Type.Object(
     allowRepositoryLogin: Type.Boolean(),
     isFlowAdmin: Type.Boolean(),
     isAdmin: Type.Boolean({ description: '系统管理员（可进入系统管理）' }),
+    isDeptAdmin: Type.Boolean({ description: '部门管理员（可进入系统管理，管理其部门中的人）' }),
+    isAuditAdmin: Type.Boolean({ description: '审计管理员（可查看管理日志）' }),
     jwtId: Type.String({ description: '同时写入 Cookie token' }),
     showGuide: Type.Boolean({ description: '首次登录时为 true' }),
     passwordReset: Type.Boolean(),

@@ -6,7 +6,7 @@ import type { Database, LoginStepKind, SessionRow, UserRow } from '../../db/type
 import type { SecretBox } from '../../lib/secret-box';
 import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../../lib/errors';
 import { findUserById, findUserByKey, markSignedIn, setUserDisabled, userNameKey } from '../users/repository';
-import type { UsersService } from '../users/service';
+import { mobileOrEmpty, type UsersService } from '../users/service';
 import type { Credentials } from './credentials';
 import { verifyPassword } from './password';
 import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
@@ -162,7 +162,7 @@ export class AuthService {
   private async createFromDingtalk(person: DingTalkUser): Promise<UserRow> {
     const base = `dingtalk_${person.unionId.replace(/[^\p{L}\p{N}]/gu, '').slice(0, 24) || 'user'}`;
     const created = await this.users.createUser(
-      { userName: base, nickName: person.nick || base, password: randomSecret(24), mobile: person.mobile },
+      { userName: base, nickName: person.nick || base, password: randomSecret(24), mobile: mobileOrEmpty(person.mobile), source: 'dingtalk' },
       { enforcePolicy: false },
     );
     await this.db.updateTable('users').set({ dingtalk_union_id: person.unionId, email: person.email }).where('id', '=', created.id).execute();

@@ -33,6 +33,8 @@ import { resolveTargets, shortcutInItsTarget, shortcutWouldLandInTarget } from '
 import type { CreateFileBody, FileActions, FolderItems, Item, ItemsQuery, OperationBody, OperationResult, TreeNode } from './schemas';
 import { previewSource } from '../preview/kinds';
 import { nameProblem } from '../../lib/names';
+import { bytesLandingIn, personalBytes } from '../quota/repository';
+import { overQuota } from '../quota/errors';
 
 export const NAME_MAX_LENGTH = 150;
 export const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
@@ -391,6 +393,12 @@ export class FoldersService {
     const work = topmost(sources).filter((s) => !(mode === 'move' && s.parent_id === target.id));
     const movedIn = topmost(sources).filter((s) => mode === 'move' && s.parent_id === target.id);
     const spaceChanges = (s: ItemRow) => s.space_type !== target.space_type;
+    if (target.space_type === SPACE_PERSONAL) {
+      // refused before anything is written, like an upload over the quota
+      const incoming = await bytesLandingIn(this.db, work, target.owner_id, mode);
+      const quota = incoming > 0 ? await this.settings.quotaFor(target.owner_id) : 0;
+      if (quota && (await personalBytes(this.db, target.owner_id)).all + incoming > quota) throw overQuota('transfer');
+    }
     const ownerIn = (s: ItemRow) => (target.space_type === SPACE_PERSONAL ? target.owner_id : spaceChanges(s) || mode === 'copy' ? user.id : s.owner_id);
 
     let outcome: OperationResult | number[];

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { formatBytes } from '../../lib/bytes';
 import { Envelope, ok } from '../../lib/schema';
 import { assertSystemAdmin } from '../users/service';
-import { DiskStatusSchema, PersonalPolicySchema, PersonalUsageSchema } from './schemas';
+import { DiskStatusSchema, PersonalPolicySchema, PersonalUsageSchema, QuotaOverviewSchema } from './schemas';
 
 /** How often the data volume's room is checked for the log. */
 const DISK_WATCH_INTERVAL_MS = 10 * 60 * 1000;
@@ -21,7 +21,7 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/Account/PersonalRootPolicy',
     { schema: { tags, summary: '个人空间容量策略', description: 'quota 为 0 表示不限。', response: { 200: Envelope(PersonalPolicySchema) } } },
-    async () => ok(await quota.policy()),
+    async (req) => ok(await quota.policy(req.user())),
   );
 
   app.get(
@@ -38,6 +38,19 @@ export const quotaRoutes: FastifyPluginAsyncTypebox = async (app) => {
       assertSystemAdmin(req.user());
       return ok(await quota.diskStatus());
     },
+  );
+
+  app.get(
+    '/Admin/Quota/Overview',
+    {
+      schema: {
+        tags: ['管理'],
+        summary: '空间与配额概况',
+        description: '各空间的总占用、回收站、上传中、去重节省，占用最多的 10 个用户和 10 个一级文件夹。仅系统管理员。',
+        response: { 200: Envelope(QuotaOverviewSchema) },
+      },
+    },
+    async (req) => ok(await quota.overview(req.user())),
   );
 
   // the server's log says it too, at start and every 10 minutes while the volume is short of room

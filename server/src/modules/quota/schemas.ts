@@ -30,3 +30,34 @@ export const DiskStatusSchema = Type.Object(
   },
   { title: '存储空间' },
 );
+
+export const QuotaOverviewSchema = Type.Object(
+  {
+    defaultQuota: Type.Integer({ description: '默认个人空间配额（字节，0 为不限）' }),
+    totals: Type.Object({
+      personal: Type.Integer({ description: '个人空间中的文件（含回收站）' }),
+      public: Type.Integer({ description: '企业空间中的文件（含回收站）' }),
+      recycleBin: Type.Integer({ description: '其中回收站' }),
+      uploading: Type.Integer({ description: '未完成的上传预留' }),
+    }),
+    dedup: Type.Object({
+      logical: Type.Integer({ description: '全部文件版本的大小之和' }),
+      stored: Type.Integer({ description: '实际存储的内容（相同内容只存一份）' }),
+      saved: Type.Integer({ description: '去重节省的字节数' }),
+    }),
+    largestUsers: Type.Array(
+      Type.Object({ userId: Type.String(), userName: Type.String(), nickName: Type.String(), used: Type.Integer(), quota: Type.Integer({ description: '生效的配额，0 为不限' }) }),
+    ),
+    largestFolders: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        space: Type.Union([Type.Literal('personal'), Type.Literal('public')]),
+        ownerName: Type.String(),
+        size: Type.Integer({ description: '其中未删除文件的大小之和' }),
+      }),
+    ),
+  },
+  { title: '空间与配额概况' },
+);
+export type QuotaOverview = Static<typeof QuotaOverviewSchema>;

@@ -61,17 +61,23 @@ export const UploadPolicySchema = Type.Object(
       description:
         '分片校验：true 时客户端为每个分片计算 MD5 并随分片发送（ChunkHash），服务端逐片校验；false（默认）时只在完成上传时校验整个文件的 MD5，上传更快',
     }),
+    rapidUpload: Type.Boolean({ description: '秒传：false 时每个文件都完整上传（默认 true）' }),
+    maxFileSize: Type.Integer({ minimum: 1024 * 1024, maximum: 1024 ** 4, description: '单个文件大小上限（字节）：大于或等于它的文件不能上传（默认 5 GB）' }),
+    maxFileCount: Type.Integer({ minimum: 1, maximum: 10000, description: '一次选择的文件数超过它时提示（仅提示，默认 500）' }),
   },
   { title: '上传策略' },
 );
 export type UploadPolicy = Static<typeof UploadPolicySchema>;
 
-/** PUT /Admin/UploadPolicy: chunkCheck left out keeps its current value. */
+/** PUT /Admin/UploadPolicy: chunkCheck, rapidUpload, maxFileSize and maxFileCount left out keep their current values. */
 export const UploadPolicyBodySchema = Type.Object(
   {
     rapidUploadOrganization: UploadPolicySchema.properties.rapidUploadOrganization,
     personalQuota: UploadPolicySchema.properties.personalQuota,
     chunkCheck: Type.Optional(UploadPolicySchema.properties.chunkCheck),
+    rapidUpload: Type.Optional(UploadPolicySchema.properties.rapidUpload),
+    maxFileSize: Type.Optional(UploadPolicySchema.properties.maxFileSize),
+    maxFileCount: Type.Optional(UploadPolicySchema.properties.maxFileCount),
   },
   { title: '修改上传策略' },
 );

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Mode } from '../../config';
 import type { Database, UserRow } from '../../db/types';
 import { badRequest } from '../../lib/errors';
+import { departmentChain, parseOverride, resolvePolicy, resolveQuota, type ResolvedPolicy } from '../organizations/inheritance';
 import { insertSettingIfMissing, readSetting, writeSetting, type SettingKey } from './repository';
 import type { Branding, EnvironmentConfig, FeaturePolicy, Home, MenuEntry, PasswordPolicy, PreviewPolicy, UploadPolicy, UploadPolicyBody } from './schemas';
 
@@ -45,6 +46,9 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
   rapidUploadOrganization: false,
   personalQuota: 0,
   chunkCheck: false,
+  rapidUpload: true,
+  maxFileSize: 5 * 1024 ** 3,
+  maxFileCount: 500,
 };
 
 /** Preview: a watermark over enterprise files (docs/integration.md, "Preview"). */
@@ -87,12 +91,27 @@ export class SettingsService {
     return this.read<FeaturePolicy>('featurePolicy');
   }
 
+  /** The policy that applies to one user: the global one, then their departments' switches (the nearest wins), then their own. */
+  async policyFor(user: UserRow): Promise<FeaturePolicy> {
+    return (await this.resolvedPolicyFor(user)).effective;
+  }
+
+  /** policyFor with where each switch comes from (系统管理 shows it). */
+  async resolvedPolicyFor(user: Pick<UserRow, 'dept_id' | 'feature_policy'>): Promise<ResolvedPolicy> {
+    const [global, chain] = await Promise.all([this.featurePolicy(), departmentChain(this.db, user.dept_id)]);
+    return resolvePolicy(global, chain, parseOverride(user.feature_policy ?? null));
+  }
+
   /**
-   * The policy that applies to one user. Today every user has the global policy; per-user
-   * or per-department policies will be resolved here.
+   * The personal quota of a user (bytes, 0: unlimited): their own, else their nearest
+   * department's, else the default of the upload policy. Read before a transaction (SQLite
+   * has one connection).
    */
-  policyFor(_user: UserRow): Promise<FeaturePolicy> {
-    return this.featurePolicy();
+  async quotaFor(userId: number): Promise<number> {
+    const user = await this.db.selectFrom('users').select(['quota', 'dept_id']).where('id', '=', userId).executeTakeFirst();
+    const defaultQuota = (await this.uploadPolicy()).personalQuota;
+    if (!user) return defaultQuota;
+    return resolveQuota(user, await departmentChain(this.db, user.dept_id), defaultQuota);
   }
 
   async setFeaturePolicy(policy: FeaturePolicy): Promise<FeaturePolicy> {
@@ -149,6 +168,8 @@ export class SettingsService {
   async setUploadPolicy(policy: UploadPolicyBody): Promise<UploadPolicy> {
     const clean = merge(await this.uploadPolicy(), policy);
     clean.personalQuota = Number.isSafeInteger(clean.personalQuota) && clean.personalQuota > 0 ? clean.personalQuota : 0;
+    if (!Number.isSafeInteger(clean.maxFileSize) || clean.maxFileSize < 1024 * 1024) clean.maxFileSize = DEFAULT_UPLOAD_POLICY.maxFileSize;
+    if (!Number.isInteger(clean.maxFileCount) || clean.maxFileCount < 1) clean.maxFileCount = DEFAULT_UPLOAD_POLICY.maxFileCount;
     await writeSetting(this.db, 'uploadPolicy', clean, Date.now());
     return clean;
   }

@@ -318,12 +318,12 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['管理'],
         summary: '修改上传策略',
-        description: '秒传范围、个人空间容量与分片校验（省略 chunkCheck 时保持原值）；仅系统管理员。',
+        description: '秒传与其范围、默认个人空间配额、分片校验、单个文件大小上限和一次选择的文件数上限（省略的可选项保持原值）；仅系统管理员。',
         body: UploadPolicyBodySchema,
         response: { 200: Envelope(UploadPolicySchema) },
       },
     },
-    async (req) => ok(await app.services.settings.setUploadPolicy(req.body)),
+    async (req) => ok(await app.services.admin.updateUploadPolicy(req.user(), req.body)),
   );
 
   // ---- abandoned sessions -------------------------------------------------------------

@@ -12,6 +12,7 @@ import { LEVEL, ownerOfNew, SPACE_PERSONAL, type LoadedRights, type RightsRow, t
 import type { Item } from '../folders/schemas';
 import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
+import { overQuota } from '../quota/errors';
 import type { SettingsService } from '../settings/service';
 import { acquireBlob, type BlobStore } from '../versions/blobs';
 import { addFirstVersion, addMasterVersion } from '../versions/repository';
@@ -95,8 +96,6 @@ const SESSION_GONE = '上传任务不存在或已过期，请重新上传';
 const FOLDER_GONE = '目标文件夹不存在或已被删除';
 const NO_UPLOAD_RIGHT = '您没有在此文件夹中上传文件的权限';
 
-/** HTTP 413, code 41301: over quota. */
-const overQuota = () => new AppError(413, 41301, '个人空间容量不足，无法上传该文件，请清理后重试');
 /** HTTP 429, code 42902: too many unfinished uploads. */
 const tooManyOpen = (max: number) =>
   new AppError(429, 42902, `未完成的上传任务过多（最多 ${max} 个），请等正在上传的文件完成，或取消不再需要的上传后再试`, { 'retry-after': '60' });
@@ -175,14 +174,20 @@ export class UploadsService {
   }
 
   async options(): Promise<FileUploadOptions> {
+    const policy = await this.settings.uploadPolicy();
     return {
-      chunkCheck: (await this.settings.uploadPolicy()).chunkCheck,
+      chunkCheck: policy.chunkCheck,
       chunkCheckAlgorithm: 'MD5',
       chunkSize: this.limits.chunkSize,
-      maxFileCount: this.limits.maxFileCount,
-      maxFileSize: this.limits.maxFileSize,
-      rapidUpload: true,
+      maxFileCount: policy.maxFileCount,
+      maxFileSize: this.maxFileSize(policy.maxFileSize),
+      rapidUpload: policy.rapidUpload,
     };
+  }
+
+  /** The smaller of the administrator's maximum and the one this server was started with. */
+  private maxFileSize(policyMax: number): number {
+    return Math.min(policyMax, this.limits.maxFileSize);
   }
 
   // ---- who ------------------------------------------------------------------------------
@@ -255,7 +260,7 @@ export class UploadsService {
   private async checkQuota(db: Kysely<Database>, folder: ItemRow, size: number, quota?: number): Promise<void> {
     if (folder.space_type !== SPACE_PERSONAL) return;
     // inside a transaction the setting is read beforehand (`quota`): SQLite has one connection
-    const personalQuota = quota ?? (await this.settings.uploadPolicy()).personalQuota;
+    const personalQuota = quota ?? (await this.settings.quotaFor(folder.owner_id));
     if (!personalQuota) return;
     if ((await quotaUsed(db, folder.owner_id)) + size > personalQuota) throw overQuota();
   }
@@ -293,8 +298,9 @@ export class UploadsService {
   async create(actor: Actor, body: CheckAndCreateBody): Promise<CheckAndCreateResult> {
     const name = validItemName(body.fileName);
     const size = body.size;
-    if (size >= this.limits.maxFileSize) {
-      throw new AppError(413, 41302, `该文件超过允许的最大值（${formatBytes(this.limits.maxFileSize)}），无法上传`);
+    const maxFileSize = this.maxFileSize((await this.settings.uploadPolicy()).maxFileSize);
+    if (size >= maxFileSize) {
+      throw new AppError(413, 41302, `该文件超过允许的最大值（${formatBytes(maxFileSize)}），无法上传`);
     }
     const strategy = body.strategy ?? null;
     if (strategy === 3) throw badRequest('已选择跳过，该文件无需上传');
@@ -368,7 +374,7 @@ export class UploadsService {
     const now = Date.now();
     await this.disk?.assertRoomFor(size);
     const quotaOwner = folder.space_type === SPACE_PERSONAL ? folder.owner_id : null;
-    const quota = (await this.settings.uploadPolicy()).personalQuota;
+    const quota = quotaOwner === null ? 0 : await this.settings.quotaFor(quotaOwner);
     await this.db.transaction().execute(async (trx) => {
       // one uploader's sessions, and one personal space's reservations, are counted and added to one at a time
       await lockKey(trx, `upload-owner:${ownerKey}`);
@@ -416,6 +422,7 @@ export class UploadsService {
    * exist there).
    */
   private async rapidPossible(actor: Actor, size: number, policy: FeaturePolicy): Promise<boolean> {
+    if (!(await this.settings.uploadPolicy()).rapidUpload) return false;
     if (size <= this.limits.chunkSize) return true;
     if (!actor.share && (await this.settings.uploadPolicy()).rapidUploadOrganization) return true;
     const root = actor.share ? await findLiveItem(this.db, Number(actor.share.root_item_id)) : undefined;
@@ -645,6 +652,7 @@ export class UploadsService {
       const session = await this.ownSession(actor, body.fileId, true);
       if (session.status === 'done') return { success: true };
       if (!MD5_HEX.test(fileHash) || Number(session.size) === 0) return { success: false };
+      if (!(await this.settings.uploadPolicy()).rapidUpload) return { success: false };
       const { policy } = await this.folders.context(actor.user);
       const organisation = !actor.share && (await this.settings.uploadPolicy()).rapidUploadOrganization;
       const root = actor.share ? await findLiveItem(this.db, Number(actor.share.root_item_id)) : undefined;
@@ -719,7 +727,7 @@ export class UploadsService {
       throw err;
     }
 
-    const quota = (await this.settings.uploadPolicy()).personalQuota;
+    const quota = folder.space_type === SPACE_PERSONAL ? await this.settings.quotaFor(folder.owner_id) : 0;
     for (let attempt = 0; ; attempt++) {
       let created: string | null = null;
       let vanished = false;

@@ -51,7 +51,22 @@ export async function unknownUserIds(db: Kysely<Database>, ids: number[]): Promi
 export async function updateUserFields(
   db: Kysely<Database>,
   id: number,
-  values: Pick<UserUpdate, 'nick_name' | 'nick_name_key' | 'dept_id' | 'is_doc_admin' | 'is_flow_admin' | 'is_tag_admin' | 'password_hash'>,
+  values: Pick<
+    UserUpdate,
+    | 'nick_name'
+    | 'nick_name_key'
+    | 'dept_id'
+    | 'is_admin'
+    | 'is_doc_admin'
+    | 'is_flow_admin'
+    | 'is_tag_admin'
+    | 'is_audit_admin'
+    | 'password_hash'
+    | 'mobile'
+    | 'email'
+    | 'employee_no'
+    | 'quota'
+  >,
   now: number,
 ): Promise<void> {
   await db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', id).execute();

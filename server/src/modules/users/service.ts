@@ -27,6 +27,13 @@ export interface NewUserInput {
   /** a password hashed earlier (an approved registration); `password` is then ignored */
   passwordHash?: string;
   mobile?: string;
+  email?: string;
+  employeeNo?: string;
+  isAuditAdmin?: boolean;
+  /** bytes; null or undefined: the department's or the default */
+  quota?: number | null;
+  source?: 'local' | 'ldap' | 'dingtalk';
+  externalId?: string | null;
 }
 
 /** The user-info fields of spec section 3, without the token. */
@@ -44,6 +51,9 @@ export interface UserInfoFields {
   isFlowAdmin: boolean;
   /** a system administrator: the shell offers 系统管理 */
   isAdmin: boolean;
+  /** administers some department: the shell offers 系统管理 with 用户 and 部门 */
+  isDeptAdmin: boolean;
+  isAuditAdmin: boolean;
 }
 
 /** What an administrator may change on an account (undefined: unchanged). */
@@ -54,6 +64,49 @@ export interface UserChanges {
   isDocAdmin?: boolean;
   isFlowAdmin?: boolean;
   isTagAdmin?: boolean;
+  isAdmin?: boolean;
+  isAuditAdmin?: boolean;
+  mobile?: string;
+  email?: string;
+  employeeNo?: string;
+  /** bytes; null: the department's or the default */
+  quota?: number | null;
+}
+
+/** A mainland mobile number ('' for none), or a 400. */
+export function cleanMobile(raw: string | undefined): string {
+  const mobile = (raw ?? '').trim().replace(/[\s-]/g, '').replace(/^\+?86/, '');
+  if (mobile && !/^1[3-9]\d{9}$/.test(mobile)) throw badRequest('手机号格式不正确，应为 11 位中国大陆手机号');
+  return mobile;
+}
+
+/** A mobile number from elsewhere (DingTalk): kept when it is a mainland one, else dropped. */
+export function mobileOrEmpty(raw: string | undefined): string {
+  try {
+    return cleanMobile(raw);
+  } catch {
+    return '';
+  }
+}
+
+/** An e-mail address ('' for none), or a 400. */
+export function cleanEmail(raw: string | undefined): string {
+  const email = (raw ?? '').trim();
+  if (email && (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))) throw badRequest('邮箱格式不正确');
+  return email;
+}
+
+/** An employee number ('' for none): letters, digits, - and _, at most 64. */
+export function cleanEmployeeNo(raw: string | undefined): string {
+  const no = (raw ?? '').trim().normalize('NFKC');
+  if (no && !/^[\p{L}\p{N}_-]{1,64}$/u.test(no)) throw badRequest('工号只能包含文字、数字、- 和 _，且不超过 64 个字符');
+  return no;
+}
+
+async function assertEmployeeNoFree(db: Kysely<Database>, employeeNo: string, self: number | null): Promise<void> {
+  if (!employeeNo) return;
+  const other = await db.selectFrom('users').select('id').where('employee_no', '=', employeeNo).executeTakeFirst();
+  if (other && Number(other.id) !== self) throw conflict(`工号“${employeeNo}”已被其他用户使用`);
 }
 
 /** A nickname: trimmed, the user name when empty, at most 64 characters without control characters. */
@@ -96,6 +149,10 @@ export class UsersService {
     }
     const key = userNameKey(userName);
     if (await findUserByKey(this.db, key)) throw conflict('该用户名已被使用');
+    const mobile = cleanMobile(input.mobile);
+    const email = cleanEmail(input.email);
+    const employeeNo = cleanEmployeeNo(input.employeeNo);
+    await assertEmployeeNoFree(this.db, employeeNo, null);
 
     let deptId: number;
     if (input.deptId === undefined || input.deptId === null) {
@@ -131,21 +188,36 @@ export class UsersService {
           updated_at: now,
           password_changed_at: now,
           must_change_password: flag(input.mustChangePassword),
-          mobile: input.mobile ?? '',
+          mobile,
+          email,
+          employee_no: employeeNo,
+          is_audit_admin: flag(input.isAuditAdmin),
+          quota: input.quota ?? null,
+          source: input.source ?? 'local',
+          external_id: input.externalId ?? null,
         });
         await this.credentials.remember(trx, user.id, passwordHash, now);
         await this.folders.createPersonalRoot(trx, user.id, env.personalFolderName);
         return user;
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('该用户名已被使用');
+      if (isUniqueViolation(err)) throw conflict(/employee/i.test(String(err)) ? `工号“${employeeNo}”已被其他用户使用` : '该用户名已被使用');
       throw err;
     }
   }
 
-  /** Changes the nickname, department and role flags of an account. */
+  /** Changes the nickname, contact fields, department, roles and quota of an account. */
   async updateUser(user: UserRow, changes: UserChanges): Promise<UserRow> {
     const values: Parameters<typeof updateUserFields>[2] = {};
+    if (changes.mobile !== undefined) values.mobile = cleanMobile(changes.mobile);
+    if (changes.email !== undefined) values.email = cleanEmail(changes.email);
+    if (changes.employeeNo !== undefined) {
+      values.employee_no = cleanEmployeeNo(changes.employeeNo);
+      await assertEmployeeNoFree(this.db, values.employee_no, user.id);
+    }
+    if (changes.quota !== undefined) values.quota = changes.quota;
+    if (changes.isAdmin !== undefined) values.is_admin = flag(changes.isAdmin);
+    if (changes.isAuditAdmin !== undefined) values.is_audit_admin = flag(changes.isAuditAdmin);
     if (changes.nickName !== undefined) {
       values.nick_name = cleanNickName(changes.nickName, user.user_name);
       values.nick_name_key = searchKey(values.nick_name);
@@ -158,7 +230,14 @@ export class UsersService {
     if (changes.isDocAdmin !== undefined) values.is_doc_admin = flag(changes.isDocAdmin);
     if (changes.isFlowAdmin !== undefined) values.is_flow_admin = flag(changes.isFlowAdmin);
     if (changes.isTagAdmin !== undefined) values.is_tag_admin = flag(changes.isTagAdmin);
-    if (Object.keys(values).length > 0) await updateUserFields(this.db, user.id, values, Date.now());
+    if (Object.keys(values).length > 0) {
+      try {
+        await updateUserFields(this.db, user.id, values, Date.now());
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(`工号“${values.employee_no}”已被其他用户使用`);
+        throw err;
+      }
+    }
     return (await findUserById(this.db, user.id)) ?? user;
   }
 
@@ -176,6 +255,8 @@ export class UsersService {
       allowRepositoryLogin: user.allow_repository_login === 1,
       isFlowAdmin: user.is_flow_admin === 1,
       isAdmin: isSystemAdmin(user),
+      isDeptAdmin: !!(await this.db.selectFrom('department_admins').select('dept_id').where('user_id', '=', user.id).limit(1).executeTakeFirst()),
+      isAuditAdmin: user.is_audit_admin === 1,
     };
   }
 }
