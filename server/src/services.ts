@@ -6,6 +6,7 @@ import type { Database } from './db/types';
 import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
 import { PeopleService } from './modules/people/service';
+import { PeopleImport } from './modules/people/import';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
@@ -69,6 +70,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const oauth = new OAuthService(db, config, formatTime);
   const admin = new AdminService(db, settings, organizations);
   const people = new PeopleService(db, users, auth, settings, organizations, credentials);
+  const peopleImport = new PeopleImport(db, users, organizations, credentials, auth);
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
@@ -126,6 +128,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     auth,
     admin,
     people,
+    peopleImport,
     web,
     downloads,
     shares,

@@ -2,7 +2,7 @@
 // Nothing here may import antd: the sign-in page loads this module.
 export type * from './api/types';
 export { api, type Api, type WorkflowActionName } from './api';
-export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS } from './api/admin';
+export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS, IMPORT_COLUMNS, FEATURE_LABELS } from './api/admin';
 export type * from './api/admin';
 export * from './http';
 export * from './state';

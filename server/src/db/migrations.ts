@@ -1280,8 +1280,20 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
           .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
           .execute();
         await db.schema.createIndex('admin_actions_at').on('admin_actions').column('at').execute();
+        // a checked 批量导入 file, applied later (maybe by another instance); kept a day
+        await db.schema
+          .createTable('user_imports')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('created_by', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('mode', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('rows', 'text', (c) => c.notNull())
+          .addColumn('applied_at', big)
+          .execute();
       },
       async down(db: Kysely<any>) {
+        await db.schema.dropTable('user_imports').ifExists().execute();
         await db.schema.dropTable('admin_actions').ifExists().execute();
         await db.schema.dropTable('department_admins').ifExists().execute();
         await db.schema.dropIndex('departments_external').ifExists().execute();

@@ -24,6 +24,17 @@ export interface DepartmentsTable {
   external_id: Generated<string | null>;
 }
 
+/** A checked 批量导入 file: its rows as read (JSON), applied once. */
+export interface UserImportsTable {
+  id: string;
+  created_by: number;
+  created_at: number;
+  mode: string;
+  file_name: string;
+  rows: string;
+  applied_at: number | null;
+}
+
 export interface DepartmentAdminsTable {
   dept_id: number;
   user_id: number;
@@ -758,6 +769,7 @@ export interface Database {
   users: UsersTable;
   department_admins: DepartmentAdminsTable;
   admin_actions: AdminActionsTable;
+  user_imports: UserImportsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   items: ItemsTable;

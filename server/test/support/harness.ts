@@ -124,6 +124,8 @@ export interface CallResult<T = any> {
   /** parsed JSON, or the text when the reply is not JSON */
   body: T;
   text: string;
+  /** the reply's bytes (a file) */
+  raw: Buffer;
   cookies: { name: string; value: string; [k: string]: unknown }[];
 }
 
@@ -139,7 +141,7 @@ export async function call<T = any>(app: App, method: Method, url: string, o: Ca
     url,
     query: o.query ? Object.fromEntries(Object.entries(o.query).map(([k, v]) => [k, String(v)])) : undefined,
     headers,
-    payload: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+    payload: o.body === undefined ? undefined : typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body),
     remoteAddress: o.remoteAddress,
   });
   let body: unknown = res.body;
@@ -148,7 +150,7 @@ export async function call<T = any>(app: App, method: Method, url: string, o: Ca
   } catch {
     /* not JSON */
   }
-  return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body, cookies: res.cookies as CallResult['cookies'] };
+  return { status: res.statusCode, headers: res.headers, body: body as T, text: res.body, raw: res.rawPayload, cookies: res.cookies as CallResult['cookies'] };
 }
 
 /** Expects envelope code 200 and returns its result. */

@@ -183,7 +183,58 @@ export interface AdminAction {
   detail: string;
 }
 
+/** 批量导入: upsert adds and updates; sync also disables the people the file leaves out. */
+export type ImportMode = 'upsert' | 'sync';
+
+/** A refused row: its line in the file (the header is line 1), the column and the Chinese reason. */
+export interface ImportRowError {
+  line: number;
+  userName: string;
+  column: string;
+  reason: string;
+}
+
+/** POST /api/Admin/Users/Import: the check of a file; nothing is written. */
+export interface ImportPlan {
+  importId: string;
+  mode: ImportMode;
+  /** data rows read */
+  total: number;
+  /** when not empty, the file cannot be applied */
+  errors: ImportRowError[];
+  adds: number;
+  updates: number;
+  unchanged: number;
+  /** sync only: enabled people absent from the file */
+  disables: number;
+  /** department paths the apply creates */
+  departmentsToCreate: string[];
+  /** the first rows of each kind */
+  samples: { adds: string[]; updates: { userName: string; changes: string[] }[]; disables: string[] };
+}
+
+/** POST /api/Admin/Users/Import/{importId}/Apply: the generated passwords are returned this once. */
+export interface ImportResult {
+  added: number;
+  updated: number;
+  disabled: number;
+  departmentsCreated: number;
+  passwords: { userName: string; nickName: string; initialPassword: string }[];
+}
+
+/** The columns of the template, the import and the export, in order. */
+export const IMPORT_COLUMNS = ['用户名', '昵称', '部门', '工号', '手机', '邮箱', '角色', '个人空间配额(GB)', '状态'] as const;
+
+export const FEATURE_LABELS: Record<keyof FeaturePolicy, string> = {
+  personalSpace: '个人空间',
+  publicSpace: '企业空间',
+  workflow: '审批流程',
+  ferrySpaces: '摆渡',
+};
+
 const seg = encodeURIComponent;
+const query = (o: Record<string, unknown>) =>
+  new URLSearchParams(Object.entries(o).filter(([, v]) => v !== undefined && v !== '' && v !== null).map(([k, v]) => [k, String(v)])).toString();
 
 export const adminApi = {
   getScope: (config?: HttpConfig) => http.get<AdminScope>('/Admin/Scope', config),
@@ -227,6 +278,18 @@ export const adminApi = {
   getQuotaOverview: (config?: HttpConfig) => http.get<QuotaOverview>('/Admin/Quota/Overview', config),
   getUploadPolicy: (config?: HttpConfig) => http.get<AdminUploadPolicy>('/Admin/UploadPolicy', config),
   setUploadPolicy: (body: AdminUploadPolicy, config?: HttpConfig) => http.put<AdminUploadPolicy>('/Admin/UploadPolicy', body, config),
+
+  /** paths for a download frame (cookie authentication): the template, and the people matching a filter */
+  importTemplatePath: (format: 'xlsx' | 'csv') => `/Admin/Users/Import/Template?format=${format}`,
+  exportUsersPath: (format: 'xlsx' | 'csv', filter: Omit<AdminUsersQuery, 'page' | 'pageSize'> = {}) => `/Admin/Users/Export?${query({ format, ...filter })}`,
+  checkImport: (file: Blob, fileName: string, mode: ImportMode, config?: HttpConfig) => {
+    const form = new FormData();
+    form.append('mode', mode);
+    form.append('file', file, fileName);
+    return http.post<ImportPlan>('/Admin/Users/Import', form, { ...config, headers: { ...config?.headers, 'Content-Type': 'multipart/form-data' } });
+  },
+  applyImport: (importId: string, confirmDisable: number, config?: HttpConfig) =>
+    http.post<ImportResult>(`/Admin/Users/Import/${seg(importId)}/Apply`, { confirmDisable }, config),
 
   getActions: (query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
     http.get<Paged<AdminAction>>('/Admin/Actions', { ...config, params: { ...query, ...config?.params } }),

@@ -50,7 +50,7 @@ it('only administrators see 系统管理 in the user menu; others who open /admi
   fakeApi();
   signedIn();
   const second = renderShell('/admin');
-  expect(await screen.findByText('只有系统管理员可以进入系统管理。')).toBeInTheDocument();
+  expect(await screen.findByText('只有系统管理员、部门管理员或审计管理员可以进入系统管理。')).toBeInTheDocument();
   second.unmount();
 
   resetShell();
@@ -77,7 +77,7 @@ it('saves the password policy as edited, TOTP for everyone included', async () =
   });
   signedIn(homeOf(), allOn, { isAdmin: true });
   const user = userEvent.setup();
-  renderShell('/admin');
+  renderShell('/admin?tab=policy');
   const min = await screen.findByLabelText('最短长度');
   expect(min).toHaveValue('8');
   await user.clear(min);

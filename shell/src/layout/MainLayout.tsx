@@ -223,7 +223,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
           menu={{
             items: [
               { key: 'account', icon: <SettingOutlined />, label: '个人设置' },
-              ...(user?.isAdmin ? [{ key: 'admin', icon: <ControlOutlined />, label: '系统管理' }] : []),
+              ...(user?.isAdmin || user?.isDeptAdmin || user?.isAuditAdmin ? [{ key: 'admin', icon: <ControlOutlined />, label: '系统管理' }] : []),
               { key: 'errorLog', icon: <UnorderedListOutlined />, label: '错误日志' },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: Messages.logout },

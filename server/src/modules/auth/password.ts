@@ -44,6 +44,19 @@ export async function hashPassword(password: string): Promise<string> {
   return [SCHEME, N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/**
+ * The hash of a generated initial password (批量导入): at least 120 random bits, so the memory-hard
+ * cost that protects a chosen password buys nothing here; N = 2^10 keeps an import of 10,000
+ * people fast. The person must change it at the first sign-in, and the new one gets the full cost.
+ */
+export async function hashInitialPassword(password: string): Promise<string> {
+  const N = 2 ** 10;
+  const { r, p, keyLength } = DEFAULT_PARAMS;
+  const salt = crypto.randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, N, r, p, keyLength);
+  return [SCHEME, N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
 let dummyHash: Promise<string> | undefined;
 
 /** True when the password matches the stored hash. A null hash (unknown account) costs the same and fails. */

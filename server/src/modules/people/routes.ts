@@ -29,12 +29,21 @@ import {
   UserTotpBodySchema,
 } from './schemas';
 import { Type } from 'typebox';
+import multipart from '@fastify/multipart';
+import { badRequest } from '../../lib/errors';
+import { assertSystemAdmin } from '../users/service';
+import { contentDisposition } from '../downloads/http';
+import { COLUMNS } from './import';
+import { readSheet, writeSheet } from './sheet';
 
 export const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const people = app.services.people;
   const tags = ['用户与部门管理'];
   const scoped = '系统管理员可管理全部；部门管理员只能管理其部门（含下级）中的人，且只能授予自己拥有的角色；其他用户得到 HTTP 403、code 40301。';
   const system = '仅系统管理员；其他用户得到 HTTP 403、code 40301。';
+
+  const importer = app.services.peopleImport;
+  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 4, parts: 5 } });
 
   // refuse anyone who administers nothing before the body is looked at
   app.addHook('preValidation', async (req) => {
@@ -255,6 +264,103 @@ export const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req) => ok(await people.setDepartmentPolicy(req.user(), req.params.id, req.body)),
+  );
+
+  const FormatQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')], { description: 'xlsx（默认）或 csv' })) });
+  const sendSheet = (reply: import('fastify').FastifyReply, format: 'xlsx' | 'csv', base: string, rows: AsyncIterable<string[]> | Iterable<string[]>) => {
+    reply.header('content-disposition', contentDisposition(`${base}.${format}`));
+    reply.header('cache-control', 'private, no-cache');
+    reply.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    return reply.send(writeSheet(format, COLUMNS, rows));
+  };
+
+  app.get(
+    '/Admin/Users/Import/Template',
+    {
+      schema: {
+        tags,
+        summary: '批量导入模板',
+        description: `Excel（xlsx）或 CSV（UTF-8 带 BOM），列与导出相同：${COLUMNS.join('、')}；含一行示例。可用 Cookie token 认证。${system}`,
+        querystring: FormatQuery,
+      },
+    },
+    async (req, reply) => {
+      assertSystemAdmin(req.user());
+      return sendSheet(reply, req.query.format ?? 'xlsx', '用户导入模板', [['zhangsan', '张三', '总部/研发中心/前端组', 'E1001', '13800138000', 'zhangsan@example.com', '文档管理员', '20', '正常']]);
+    },
+  );
+
+  app.get(
+    '/Admin/Users/Export',
+    {
+      schema: {
+        tags,
+        summary: '导出用户',
+        description: `按与用户列表相同的筛选条件导出，列与导入模板相同，导出的文件原样导入不产生变化。可用 Cookie token 认证。${scoped}`,
+        querystring: Type.Object({ ...FormatQuery.properties, ...AdminUsersQuerySchema.properties }),
+      },
+    },
+    async (req, reply) => {
+      const { format, page: _page, pageSize: _pageSize, ...filter } = req.query;
+      const pages = people.exportPages(req.user(), filter);
+      // the filter is checked before the first byte is sent
+      const iterator = pages[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      async function* rows() {
+        if (!first.done) yield first.value;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      }
+      return sendSheet(reply, format ?? 'xlsx', '用户', importer.exportRows(rows()));
+    },
+  );
+
+  app.post(
+    '/Admin/Users/Import',
+    {
+      schema: {
+        tags,
+        summary: '检查批量导入文件',
+        description: `multipart/form-data：字段 mode（upsert 追加和更新，默认；sync 全量同步：文件中没有的已启用用户将被停用，系统管理员和调用者本人除外）与文件字段 file（xlsx 或 UTF-8 CSV，不超过 20 MB、10,000 行）。逐行检查，返回每个错误行的行号和原因，以及新增、更新、停用、将新建的部门；不写入任何人员。空单元格表示不修改。${system}`,
+      },
+    },
+    async (req) => {
+      assertSystemAdmin(req.user());
+      if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传文件（字段 file）');
+      const part = await req.file();
+      if (!part || part.fieldname !== 'file') throw badRequest('缺少导入文件（表单字段 file）');
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch {
+        throw badRequest('导入文件不能超过 20 MB');
+      }
+      if (part.file.truncated) throw badRequest('导入文件不能超过 20 MB');
+      const modeField = part.fields.mode as { value?: unknown } | undefined;
+      const mode = modeField?.value ?? (req.query as { mode?: string }).mode ?? 'upsert';
+      if (mode !== 'upsert' && mode !== 'sync') throw badRequest('导入方式应为 upsert（追加和更新）或 sync（全量同步）');
+      return ok(await importer.check(req.user(), await readSheet(bytes, part.filename ?? ''), mode, part.filename ?? ''));
+    },
+  );
+
+  app.post(
+    '/Admin/Users/Import/:importId/Apply',
+    {
+      schema: {
+        tags,
+        summary: '应用批量导入',
+        description: `再检查一次后写入；全量同步时 confirmDisable 须等于将停用的人数。新用户的初始密码只在本次返回，首次登录须修改。${system}`,
+        params: Type.Object({ importId: Type.String({ pattern: '^[0-9a-f]{24}$' }) }),
+        body: Type.Object({ confirmDisable: Type.Optional(Type.Integer({ minimum: 0, description: '确认停用的人数（全量同步）' })) }),
+      },
+    },
+    async (req) => {
+      assertSystemAdmin(req.user());
+      return ok(await importer.apply(req.user(), req.params.importId, req.body?.confirmDisable ?? 0));
+    },
   );
 
   app.get(

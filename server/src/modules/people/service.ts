@@ -195,7 +195,7 @@ export class PeopleService {
     return dept.id;
   }
 
-  async listUsers(caller: UserRow, query: AdminUsersQuery): Promise<{ data: AdminUser[]; total: number }> {
+  private async filterOf(caller: UserRow, query: Omit<AdminUsersQuery, 'page' | 'pageSize'>): Promise<PeopleFilter> {
     const scope = await this.scope(caller);
     let dept: PeopleFilter['dept'] = null;
     if (query.deptId) {
@@ -205,21 +205,32 @@ export class PeopleService {
       if (!covers(scope, d.path)) throw forbidden(DEPT_OUTSIDE);
       dept = query.directOnly ? { id: d.id } : { path: d.path };
     }
+    return {
+      keyword: (query.keyword ?? '').trim().normalize('NFKC').toLowerCase(),
+      within: scope.system ? null : scope.departments.map((d) => d.path),
+      dept,
+      status: query.status || null,
+      lockout: await this.lockout(),
+      role: query.role || null,
+      source: query.source || null,
+    };
+  }
+
+  async listUsers(caller: UserRow, query: AdminUsersQuery): Promise<{ data: AdminUser[]; total: number }> {
+    const filter = await this.filterOf(caller, query);
     const pageSize = query.pageSize ?? 20;
-    const { rows, total } = await listPeople(
-      this.db,
-      {
-        keyword: (query.keyword ?? '').trim().normalize('NFKC').toLowerCase(),
-        within: scope.system ? null : scope.departments.map((d) => d.path),
-        dept,
-        status: query.status || null,
-        lockout: await this.lockout(),
-        role: query.role || null,
-        source: query.source || null,
-      },
-      { offset: ((query.page ?? 1) - 1) * pageSize, limit: pageSize },
-    );
+    const { rows, total } = await listPeople(this.db, filter, { offset: ((query.page ?? 1) - 1) * pageSize, limit: pageSize });
     return { data: await this.toAdminUsers(rows), total };
+  }
+
+  /** The people of a filter (within the caller's scope), a page at a time, for the export. */
+  async *exportPages(caller: UserRow, query: Omit<AdminUsersQuery, 'page' | 'pageSize'>): AsyncIterable<UserRow[]> {
+    for (let page = 1; ; page++) {
+      const filter = await this.filterOf(caller, query);
+      const { rows, total } = await listPeople(this.db, filter, { offset: (page - 1) * 1000, limit: 1000 });
+      if (rows.length) yield rows;
+      if (page * 1000 >= total || !rows.length) return;
+    }
   }
 
   async getUser(caller: UserRow, userIdText: string): Promise<AdminUser> {
