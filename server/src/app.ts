@@ -10,6 +10,8 @@ import { guardConnections } from './lib/connection-guard';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { peopleRoutes } from './modules/people/routes';
+import { leaverRoutes } from './modules/people/leaver-routes';
+import { directoryRoutes } from './modules/directory/routes';
 import { authRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/account/routes';
 import { registrationRoutes } from './modules/registration/routes';
@@ -86,6 +88,8 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(previewRoutes);
   await api.register(adminRoutes);
   await api.register(peopleRoutes);
+  await api.register(leaverRoutes);
+  await api.register(directoryRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)
   api.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {

@@ -7,6 +7,10 @@ import { createTimeFormatter } from './lib/time';
 import { AdminService } from './modules/admin/service';
 import { PeopleService } from './modules/people/service';
 import { PeopleImport } from './modules/people/import';
+import { LeaverHandover } from './modules/people/leavers';
+import { DirectoryService, directoryDown, directoryOff } from './modules/directory/service';
+import { DirectorySync } from './modules/directory/sync';
+import { DirectoryUnavailable } from './modules/directory/ldap';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
@@ -64,13 +68,25 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const policies = new PoliciesService(db, folders, settings, formatTime);
   const credentials = new Credentials(db, settings);
   const users = new UsersService(db, settings, organizations, folders, credentials);
-  const auth = new AuthService(db, users, config, credentials, SecretBox.load(config.secretKey, config.dataDir));
+  const box = SecretBox.load(config.secretKey, config.dataDir);
+  const auth = new AuthService(db, users, config, credentials, box);
   const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
   const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
   const oauth = new OAuthService(db, config, formatTime);
   const admin = new AdminService(db, settings, organizations);
   const people = new PeopleService(db, users, auth, settings, organizations, credentials);
   const peopleImport = new PeopleImport(db, users, organizations, credentials, auth);
+  const leavers = new LeaverHandover(db);
+  const directory = new DirectoryService(db, box, new DirectorySync(db, users, organizations, auth));
+  auth.useDirectory(async (userName, password) => {
+    if (!(await directory.ldapEnabled())) throw directoryOff();
+    try {
+      return await directory.ldap.authenticate(userName, password);
+    } catch (err) {
+      if (err instanceof DirectoryUnavailable) throw directoryDown();
+      throw err;
+    }
+  });
   const web = new WebService(config, settings);
   const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
@@ -129,6 +145,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     admin,
     people,
     peopleImport,
+    leavers,
+    directory,
     web,
     downloads,
     shares,

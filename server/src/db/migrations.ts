@@ -1291,8 +1291,32 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
           .addColumn('rows', 'text', (c) => c.notNull())
           .addColumn('applied_at', big)
           .execute();
+        // 目录同步: each run (planned, applied, refused, failed) with its summary, and the people
+        // answered when it waits for an administrator's 应用; leases keep a scheduled job on one instance
+        await db.schema
+          .createTable('directory_runs')
+          .addColumn('id', big, idColumn)
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('trigger', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('started_at', big, (c) => c.notNull())
+          .addColumn('finished_at', big)
+          .addColumn('created_by', big)
+          .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('entries', 'text')
+          .addColumn('error', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('directory_runs_source').on('directory_runs').columns(['source', 'started_at']).execute();
+        await db.schema
+          .createTable('job_leases')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('holder', 'text', (c) => c.notNull())
+          .addColumn('until', big, (c) => c.notNull())
+          .execute();
       },
       async down(db: Kysely<any>) {
+        await db.schema.dropTable('job_leases').ifExists().execute();
+        await db.schema.dropTable('directory_runs').ifExists().execute();
         await db.schema.dropTable('user_imports').ifExists().execute();
         await db.schema.dropTable('admin_actions').ifExists().execute();
         await db.schema.dropTable('department_admins').ifExists().execute();

@@ -35,6 +35,31 @@ export interface UserImportsTable {
   applied_at: number | null;
 }
 
+/** One 目录同步 run. */
+export interface DirectoryRunsTable {
+  id: Generated<number>;
+  source: string;
+  /** 'manual' or 'schedule' */
+  trigger: string;
+  /** 'planned', 'applied', 'refused', 'failed' */
+  status: string;
+  started_at: number;
+  finished_at: number | null;
+  created_by: number | null;
+  /** JSON of the SyncSummary */
+  summary: Generated<string>;
+  /** JSON of the entries answered, kept while the run waits to be applied */
+  entries: string | null;
+  error: Generated<string>;
+}
+
+/** A job that one instance at a time may run: held by `holder` until `until` (ms). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  until: number;
+}
+
 export interface DepartmentAdminsTable {
   dept_id: number;
   user_id: number;
@@ -770,6 +795,8 @@ export interface Database {
   department_admins: DepartmentAdminsTable;
   admin_actions: AdminActionsTable;
   user_imports: UserImportsTable;
+  directory_runs: DirectoryRunsTable;
+  job_leases: JobLeasesTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   items: ItemsTable;

@@ -67,6 +67,13 @@ export class AuthService {
     private readonly dingtalk: DingTalkClient | null = config.dingtalk ? new DingTalkClient(config.dingtalk) : null,
   ) {}
 
+  /** Checks a directory person's password (true/false); throws when the directory cannot answer. */
+  private directory: ((userName: string, password: string) => Promise<boolean>) | null = null;
+
+  useDirectory(check: (userName: string, password: string) => Promise<boolean>): void {
+    this.directory = check;
+  }
+
   /**
    * 429 while the client address has too many recent failures (configuration), or the account
    * is locked by the password policy (lockoutThreshold failures inside lockoutMinutes).
@@ -107,7 +114,9 @@ export class AuthService {
     await this.assertNotThrottled(accountKey, client.ip, now);
 
     const user = await findUserByKey(this.db, accountKey);
-    const passwordOk = await verifyPassword(body.password, user?.password_hash ?? null);
+    // a directory person has no local password: the directory checks it (a bind as them)
+    const byDirectory = user?.source === 'ldap' && this.directory !== null;
+    const passwordOk = byDirectory ? await this.directory!(user.user_name, body.password) : await verifyPassword(body.password, user?.password_hash ?? null);
     if (!user || !passwordOk) {
       await this.fail(accountKey, client.ip, now);
       throw badRequest(MESSAGES.wrongCredentials);
@@ -116,7 +125,7 @@ export class AuthService {
     // the failures are cleared only when the whole sign-in succeeds: signing in again with the
     // password must not give a guesser of TOTP codes a fresh count
 
-    const reason = this.credentials.resetReason(user, await this.credentials.policy(), now);
+    const reason = byDirectory ? null : this.credentials.resetReason(user, await this.credentials.policy(), now);
     if (reason) return this.step(user, 'passwordReset', now, { message: reason });
     return this.afterPassword(user, client, now);
   }

@@ -54,8 +54,8 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
 /** Preview: a watermark over enterprise files (docs/integration.md, "Preview"). */
 export const DEFAULT_PREVIEW_POLICY: PreviewPolicy = { watermark: true };
 
-/** The ferry (ferry/settings.ts) and the agreements (agreements/service.ts) keep their own settings. */
-type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy'>;
+/** The ferry (ferry/settings.ts), the agreements (agreements/service.ts) and the directory (directory/service.ts) keep their own settings. */
+type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings'>;
 
 const DEFAULTS: Record<OwnKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,

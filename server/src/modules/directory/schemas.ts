@@ -1,0 +1,52 @@
+// 云文档 目录同步 (system administrators): LDAP/AD settings, 测试连接, runs (plan, apply).
+import { Type } from 'typebox';
+
+const Attr = (description: string) => Type.String({ maxLength: 64, description });
+
+export const LdapSettingsBodySchema = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: '启用 LDAP 同步与目录登录' })),
+    url: Type.Optional(Type.String({ maxLength: 500, description: 'ldap://主机:端口 或 ldaps://主机:端口' })),
+    startTls: Type.Optional(Type.Boolean({ description: 'ldap:// 连接后用 StartTLS 加密' })),
+    tlsVerify: Type.Optional(Type.Boolean({ description: '校验服务器证书（默认 true）' })),
+    bindDn: Type.Optional(Type.String({ maxLength: 500, description: '绑定（服务）账号的 DN' })),
+    bindPassword: Type.Optional(Type.String({ maxLength: 500, description: '绑定密码：加密保存，不会返回；不给出时保持原值，空字符串为清除' })),
+    baseDn: Type.Optional(Type.String({ maxLength: 500, description: '基准 DN：在其下查找用户；部门取其下的 OU' })),
+    userFilter: Type.Optional(Type.String({ maxLength: 1000, description: '用户筛选条件，如 (objectClass=inetOrgPerson)' })),
+    attributes: Type.Optional(
+      Type.Object({
+        userName: Type.Optional(Attr('用户名属性（如 uid、sAMAccountName）')),
+        displayName: Type.Optional(Attr('显示名属性（如 cn、displayName）')),
+        mail: Type.Optional(Attr('邮箱属性')),
+        mobile: Type.Optional(Attr('手机属性')),
+        employeeNo: Type.Optional(Attr('工号属性')),
+      }),
+    ),
+    departmentsFrom: Type.Optional(Type.Union([Type.Literal('ou'), Type.Literal('attribute')], { description: 'ou：按 OU 层级；attribute：按部门属性中的路径（如 研发中心/前端组）' })),
+    departmentAttribute: Type.Optional(Attr('部门属性')),
+    intervalMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10080, description: '自动同步间隔（分钟，0 为不自动同步，默认 60）' })),
+    maxDisablePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: '一次同步停用的人数超过已同步用户的这个比例时不应用（默认 10）' })),
+  },
+  { title: 'LDAP 设置' },
+);
+
+const Summary = Type.Unknown({ description: '同步计划：total、adds、updates、moves、disables、unchanged、conflicts、departmentsToCreate、samples、refused' });
+
+export const RunSchema = Type.Object(
+  {
+    id: Type.String(),
+    source: Type.Union([Type.Literal('ldap'), Type.Literal('dingtalk')]),
+    trigger: Type.Union([Type.Literal('manual'), Type.Literal('schedule')]),
+    status: Type.Union([Type.Literal('planned'), Type.Literal('applied'), Type.Literal('refused'), Type.Literal('failed')], {
+      description: 'planned 待应用；applied 已应用；refused 因安全规则未应用；failed 失败',
+    }),
+    startedAt: Type.Number(),
+    finishedAt: Type.Union([Type.Number(), Type.Null()]),
+    summary: Type.Union([Summary, Type.Null()]),
+    error: Type.String(),
+  },
+  { title: '同步记录' },
+);
+
+export const RunIdParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
+export const SourceQuerySchema = Type.Object({ source: Type.Optional(Type.Union([Type.Literal('ldap'), Type.Literal('dingtalk')])) });

@@ -1,0 +1,292 @@
+// 云文档 目录同步 (系统管理 → 目录同步): the LDAP settings (the bind password sealed), 测试连接,
+// a sync that first shows its plan and is applied when an administrator confirms, the
+// scheduled sync (default every 60 minutes) that runs on one instance at a time under a lease
+// in the database, and the record of runs. Sign-in of directory people goes through here.
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../db/types';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import type { SecretBox } from '../../lib/secret-box';
+import { readSetting, writeSetting } from '../settings/repository';
+import { recordAction } from '../people/repository';
+import { assertSystemAdmin } from '../users/service';
+import { DEFAULT_LDAP_SETTINGS, DirectoryUnavailable, LdapDirectory, type LdapSettings } from './ldap';
+import type { DirectoryEntry, DirectorySource, DirectorySync, SyncSummary } from './sync';
+
+const SEAL_PURPOSE = 'ldap-bind-password';
+const LEASE_MS = 15 * 60 * 1000;
+const RUNS_KEPT = 200;
+
+interface StoredLdap extends LdapSettings {
+  bindPasswordSealed?: string;
+}
+
+export interface LdapSettingsView extends LdapSettings {
+  /** a bind password is stored (it is never sent back) */
+  hasBindPassword: boolean;
+}
+
+export interface RunView {
+  id: string;
+  source: DirectorySource;
+  trigger: 'manual' | 'schedule';
+  status: 'planned' | 'applied' | 'refused' | 'failed';
+  startedAt: number;
+  finishedAt: number | null;
+  summary: SyncSummary | null;
+  error: string;
+}
+
+/** 503, code 50301: the directory cannot be reached; what the sign-in page shows. */
+export const directoryDown = () => new AppError(503, 50301, '无法连接目录服务器，目录用户暂时不能登录，请稍后再试或联系管理员');
+/** 503, code 50301: LDAP is switched off while the account is a directory one. */
+export const directoryOff = () => new AppError(503, 50301, '目录登录已停用，目录用户暂时不能登录，请联系管理员');
+
+type SettingsBody = Partial<Omit<LdapSettings, 'attributes'>> & { attributes?: Partial<LdapSettings['attributes']> };
+
+function clean(body: SettingsBody, current: LdapSettings): LdapSettings {
+  const s: LdapSettings = { ...current, ...body, attributes: { ...current.attributes, ...(body.attributes ?? {}) } };
+  s.url = s.url.trim();
+  s.bindDn = s.bindDn.trim();
+  s.baseDn = s.baseDn.trim();
+  s.userFilter = s.userFilter.trim();
+  if (s.enabled) {
+    if (!/^ldaps?:\/\/[^\s/]+/i.test(s.url)) throw badRequest('目录服务器地址应为 ldap://主机:端口 或 ldaps://主机:端口');
+    if (!s.baseDn) throw badRequest('请填写基准 DN（如 dc=example,dc=com）');
+  }
+  if (s.userFilter && !/^\(.*\)$/.test(s.userFilter)) throw badRequest('用户筛选条件应是一个用括号括起来的 LDAP 过滤器，如 (objectClass=inetOrgPerson)');
+  for (const [k, v] of Object.entries(s.attributes)) {
+    if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(v)) throw badRequest(`属性映射“${k}”应为一个 LDAP 属性名`);
+  }
+  if (s.departmentsFrom === 'attribute' && !/^[A-Za-z][A-Za-z0-9-]*$/.test(s.departmentAttribute)) throw badRequest('部门属性应为一个 LDAP 属性名');
+  if (!Number.isInteger(s.intervalMinutes) || s.intervalMinutes < 0 || s.intervalMinutes > 7 * 24 * 60) throw badRequest('同步间隔应为 0–10080 分钟（0 为不自动同步）');
+  if (!(s.maxDisablePercent >= 0 && s.maxDisablePercent <= 100)) throw badRequest('停用比例上限应在 0–100 之间');
+  return s;
+}
+
+export class DirectoryService {
+  readonly ldap: LdapDirectory;
+  private readonly instance = crypto.randomBytes(8).toString('hex');
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: SecretBox,
+    private readonly sync: DirectorySync,
+  ) {
+    this.ldap = new LdapDirectory(async () => {
+      const s = await this.stored();
+      return { settings: s, bindPassword: s.bindPasswordSealed ? (this.box.open(s.bindPasswordSealed, SEAL_PURPOSE) ?? '') : '' };
+    });
+  }
+
+  private async stored(): Promise<StoredLdap> {
+    const raw = (await readSetting(this.db, 'ldapSettings')) as Partial<StoredLdap> | undefined;
+    return { ...DEFAULT_LDAP_SETTINGS, ...(raw ?? {}), attributes: { ...DEFAULT_LDAP_SETTINGS.attributes, ...(raw?.attributes ?? {}) } };
+  }
+
+  private view(s: StoredLdap): LdapSettingsView {
+    const { bindPasswordSealed, ...rest } = s;
+    return { ...rest, hasBindPassword: !!bindPasswordSealed };
+  }
+
+  async settings(caller: UserRow): Promise<LdapSettingsView> {
+    assertSystemAdmin(caller);
+    return this.view(await this.stored());
+  }
+
+  /** Whether directory sign-in applies (LDAP is switched on). */
+  async ldapEnabled(): Promise<boolean> {
+    return (await this.stored()).enabled;
+  }
+
+  /** `bindPassword` undefined keeps the stored one; '' clears it. */
+  async setSettings(caller: UserRow, body: SettingsBody & { bindPassword?: string }): Promise<LdapSettingsView> {
+    assertSystemAdmin(caller);
+    const current = await this.stored();
+    const { bindPassword, ...rest } = body;
+    const next: StoredLdap = { ...clean(rest, current), bindPasswordSealed: current.bindPasswordSealed };
+    if (bindPassword !== undefined) next.bindPasswordSealed = bindPassword ? this.box.seal(bindPassword, SEAL_PURPOSE) : undefined;
+    await writeSetting(this.db, 'ldapSettings', next, Date.now());
+    await recordAction(this.db, { actorId: caller.id, actorName: caller.user_name, action: '修改目录同步设置', targetType: 'setting', targetId: 'ldapSettings', targetName: 'LDAP', detail: `${next.enabled ? '启用' : '停用'}，${next.url}，${next.baseDn}` });
+    return this.view(next);
+  }
+
+  async test(caller: UserRow): Promise<{ ok: boolean; people: number; sample: string[]; message: string }> {
+    assertSystemAdmin(caller);
+    try {
+      const r = await this.ldap.test();
+      return { ok: true, ...r, message: `连接成功，找到 ${r.people} 个用户` };
+    } catch (err) {
+      return { ok: false, people: 0, sample: [], message: err instanceof DirectoryUnavailable ? err.message : `连接失败：${(err as Error).message}` };
+    }
+  }
+
+  // ---- one instance at a time ----
+
+  private async lease(name: string, now = Date.now()): Promise<boolean> {
+    await this.db.insertInto('job_leases').values({ name, holder: '', until: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const r = await this.db
+      .updateTable('job_leases')
+      .set({ holder: this.instance, until: now + LEASE_MS })
+      .where('name', '=', name)
+      .where((eb) => eb.or([eb('until', '<', now), eb('holder', '=', this.instance)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  private async release(name: string): Promise<void> {
+    await this.db.updateTable('job_leases').set({ until: 0 }).where('name', '=', name).where('holder', '=', this.instance).execute();
+  }
+
+  private async withLease<T>(source: DirectorySource, fn: () => Promise<T>, now = Date.now()): Promise<T> {
+    if (!(await this.lease(`directory-sync:${source}`, now))) throw new AppError(409, 40903, '另一次目录同步正在进行，请稍后再试');
+    try {
+      return await fn();
+    } finally {
+      await this.release(`directory-sync:${source}`);
+    }
+  }
+
+  // ---- runs ----
+
+  private async fetch(source: DirectorySource): Promise<DirectoryEntry[]> {
+    if (source === 'ldap') return this.ldap.people();
+    if (!this.dingtalk) throw badRequest('未配置钉钉通讯录同步');
+    return this.dingtalk();
+  }
+
+  /** The DingTalk feed (directory/dingtalk.ts), set when DingTalk is configured. */
+  dingtalk: (() => Promise<DirectoryEntry[]>) | null = null;
+
+  private async maxDisable(source: DirectorySource): Promise<number> {
+    return source === 'ldap' ? (await this.stored()).maxDisablePercent : DEFAULT_LDAP_SETTINGS.maxDisablePercent;
+  }
+
+  private async insertRun(source: DirectorySource, trigger: 'manual' | 'schedule', caller: UserRow | null, now: number): Promise<number> {
+    const row = await this.db
+      .insertInto('directory_runs')
+      .values({ source, trigger, status: 'failed', started_at: now, finished_at: null, created_by: caller?.id ?? null, entries: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // keep the newest runs only
+    const old = await this.db.selectFrom('directory_runs').select('id').orderBy('id', 'desc').offset(RUNS_KEPT).limit(1000).execute();
+    if (old.length) await this.db.deleteFrom('directory_runs').where('id', 'in', old.map((o) => o.id)).execute();
+    return Number(row.id);
+  }
+
+  private async finishRun(id: number, status: RunView['status'], summary: SyncSummary | null, error = '', entries: DirectoryEntry[] | null = null) {
+    await this.db
+      .updateTable('directory_runs')
+      .set({ status, summary: summary ? JSON.stringify(summary) : '', error, finished_at: Date.now(), entries: entries ? JSON.stringify(entries) : null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /**
+   * 立即同步: reads the directory and records the plan. `apply` false (the page's first step)
+   * keeps the answer for 应用; true (the schedule) applies at once unless the plan is refused.
+   */
+  async run(source: DirectorySource, trigger: 'manual' | 'schedule', caller: UserRow | null, apply: boolean, now = Date.now()): Promise<RunView> {
+    if (caller) assertSystemAdmin(caller);
+    return this.withLease(source, async () => {
+      const id = await this.insertRun(source, trigger, caller, now);
+      let entries: DirectoryEntry[];
+      try {
+        entries = await this.fetch(source);
+      } catch (err) {
+        await this.finishRun(id, 'failed', null, err instanceof DirectoryUnavailable || err instanceof AppError ? err.message : `读取目录失败：${(err as Error).message}`);
+        return this.getRun(id);
+      }
+      const plan = await this.sync.plan(source, entries, await this.maxDisable(source));
+      if (plan.summary.refused) await this.finishRun(id, 'refused', plan.summary, plan.summary.refused);
+      else if (!apply) await this.finishRun(id, 'planned', plan.summary, '', entries);
+      else {
+        try {
+          await this.sync.apply(source, plan);
+          await this.finishRun(id, 'applied', plan.summary);
+        } catch (err) {
+          await this.finishRun(id, 'failed', plan.summary, `应用失败：${(err as Error).message}`);
+        }
+      }
+      return this.getRun(id);
+    }, now);
+  }
+
+  /** 应用: a planned run, checked again against the people of now (the same answer of the directory). */
+  async applyRun(caller: UserRow, idText: string): Promise<RunView> {
+    assertSystemAdmin(caller);
+    const run = await this.db.selectFrom('directory_runs').selectAll().where('id', '=', Number(idText)).executeTakeFirst();
+    if (!run || !/^\d+$/.test(idText)) throw notFound('同步记录不存在');
+    if (run.status !== 'planned' || !run.entries) throw new AppError(409, 40903, '只有待应用的同步计划可以应用');
+    const latest = await this.db.selectFrom('directory_runs').select('id').where('source', '=', run.source).orderBy('id', 'desc').executeTakeFirst();
+    if (Number(latest?.id) !== Number(run.id)) throw new AppError(409, 40903, '之后又同步过，请使用最新的同步计划');
+    const source = run.source as DirectorySource;
+    return this.withLease(source, async () => {
+      const entries = JSON.parse(run.entries!) as DirectoryEntry[];
+      const plan = await this.sync.plan(source, entries, await this.maxDisable(source));
+      if (plan.summary.refused) {
+        await this.finishRun(Number(run.id), 'refused', plan.summary, plan.summary.refused);
+        return this.getRun(String(run.id));
+      }
+      await this.sync.apply(source, plan);
+      await this.finishRun(Number(run.id), 'applied', plan.summary);
+      const s = plan.summary;
+      await recordAction(this.db, {
+        actorId: caller.id,
+        actorName: caller.user_name,
+        action: source === 'ldap' ? 'LDAP 同步' : '钉钉通讯录同步',
+        targetType: 'directory',
+        targetId: String(run.id),
+        targetName: source === 'ldap' ? 'LDAP' : '钉钉',
+        detail: `新增 ${s.adds}，更新 ${s.updates}，调动 ${s.moves}，停用 ${s.disables}，新建部门 ${s.departmentsToCreate.length}`,
+      });
+      return this.getRun(String(run.id));
+    });
+  }
+
+  async getRun(id: number | string): Promise<RunView> {
+    const r = await this.db.selectFrom('directory_runs').selectAll().where('id', '=', Number(id)).executeTakeFirst();
+    if (!r) throw notFound('同步记录不存在');
+    return {
+      id: String(r.id),
+      source: r.source as DirectorySource,
+      trigger: r.trigger as RunView['trigger'],
+      status: r.status as RunView['status'],
+      startedAt: Number(r.started_at),
+      finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+      summary: r.summary ? (JSON.parse(r.summary) as SyncSummary) : null,
+      error: r.error,
+    };
+  }
+
+  async runs(caller: UserRow, source: DirectorySource, limit = 20): Promise<RunView[]> {
+    assertSystemAdmin(caller);
+    const rows = await this.db.selectFrom('directory_runs').select('id').where('source', '=', source).orderBy('id', 'desc').limit(limit).execute();
+    return Promise.all(rows.map((r) => this.getRun(r.id)));
+  }
+
+  /**
+   * The scheduler's beat (every minute on each instance): when LDAP sync is on and the last
+   * scheduled run is older than the interval, one instance takes the lease and syncs.
+   */
+  async tick(now = Date.now()): Promise<RunView | null> {
+    const s = await this.stored();
+    if (!s.enabled || !s.intervalMinutes) return null;
+    const name = 'directory-sync:ldap';
+    if (!(await this.lease(name, now))) return null;
+    try {
+      // checked under the lease: an instance that got it after another's run sees that run
+      const last = await this.db
+        .selectFrom('directory_runs')
+        .select('started_at')
+        .where('source', '=', 'ldap')
+        .where('trigger', '=', 'schedule')
+        .orderBy('started_at', 'desc')
+        .executeTakeFirst();
+      if (last && Number(last.started_at) > now - s.intervalMinutes * 60_000) return null;
+      return await this.run('ldap', 'schedule', null, true, now);
+    } finally {
+      await this.release(name);
+    }
+  }
+}
