@@ -109,6 +109,8 @@ export interface DingTalkConfig {
   apiBase: string;
   /** DINGTALK_LOGIN_BASE (default https://login.dingtalk.com): where the browser signs in */
   loginBase: string;
+  /** DINGTALK_OAPI_BASE (default https://oapi.dingtalk.com): the contacts (departments and members) of 通讯录同步 */
+  oapiBase: string;
   /** DINGTALK_AUTO_CREATE: a DingTalk user matching no account gets one (default off) */
   autoCreate: boolean;
   /** DINGTALK_LOGIN_MODE: `redirect` (default) sends the browser to DingTalk; `qr` shows DingTalk's QR code inside the login page */
@@ -306,6 +308,7 @@ function loadDingTalkConfig(env: NodeJS.ProcessEnv): DingTalkConfig | null {
     qrSdkUrl: base('DINGTALK_QR_SDK_URL', 'https://g.alicdn.com/dingding/h5-dingtalk-login/0.21.0/ddlogin.js'),
     apiBase: base('DINGTALK_API_BASE', 'https://api.dingtalk.com'),
     loginBase: base('DINGTALK_LOGIN_BASE', 'https://login.dingtalk.com'),
+    oapiBase: base('DINGTALK_OAPI_BASE', 'https://oapi.dingtalk.com'),
     autoCreate: autoText === 'true' || autoText === '1',
   };
 }

@@ -11,6 +11,7 @@ import { LeaverHandover } from './modules/people/leavers';
 import { DirectoryService, directoryDown, directoryOff } from './modules/directory/service';
 import { DirectorySync } from './modules/directory/sync';
 import { DirectoryUnavailable } from './modules/directory/ldap';
+import { DingTalkDirectory } from './modules/directory/dingtalk';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
@@ -78,6 +79,10 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const peopleImport = new PeopleImport(db, users, organizations, credentials, auth);
   const leavers = new LeaverHandover(db);
   const directory = new DirectoryService(db, box, new DirectorySync(db, users, organizations, auth));
+  if (config.dingtalk) {
+    const contacts = new DingTalkDirectory(config.dingtalk);
+    directory.dingtalk = () => contacts.people();
+  }
   auth.useDirectory(async (userName, password) => {
     if (!(await directory.ldapEnabled())) throw directoryOff();
     try {

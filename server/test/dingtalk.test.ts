@@ -1,58 +1,10 @@
-// 云文档 DingTalk sign-in (issue 16) against a local fake of DingTalk's two endpoints
-// (/v1.0/oauth2/userAccessToken and /v1.0/contact/users/me): the account is found by the bound
+// 云文档 DingTalk sign-in (issue 16) against a local fake of DingTalk (support/dingtalk-fake.ts:
+// /v1.0/oauth2/userAccessToken and /v1.0/contact/users/me): the account is found by the bound
 // DingTalk user, then by mobile number (then bound), else refused or, when configured, made; any
 // DingTalk error signs nobody in; on SQLite and PostgreSQL. DingTalk itself cannot be reached
 // from here, hence the fake.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { call, createUser, databaseKinds, HAN, login, ok, startServer, type TestServer } from './support/harness';
-
-interface FakePerson {
-  unionId: string;
-  nick: string;
-  mobile?: string;
-  email?: string;
-}
-
-/** The fake: each code maps to a person, or to an error of DingTalk's. */
-function fakeDingTalk(codes: Record<string, FakePerson | { error: string } | { meError: string }>) {
-  const seen: { path: string; body?: any; token?: string }[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.method === 'POST' && req.url === '/v1.0/oauth2/userAccessToken') {
-        const body = JSON.parse(raw || '{}');
-        seen.push({ path: req.url, body });
-        if (body.clientId !== 'dingapp' || body.clientSecret !== 'dingsecret' || body.grantType !== 'authorization_code') {
-          return send(400, { code: 'invalidClient', message: '应用凭证无效' });
-        }
-        const entry = codes[body.code];
-        if (!entry) return send(400, { code: 'invalidAuthCode', message: '不合法的临时授权码' });
-        if ('error' in entry) return send(400, { code: 'forbidden', message: entry.error });
-        return send(200, { accessToken: `token-${body.code}`, refreshToken: 'r', expireIn: 7200 });
-      }
-      if (req.method === 'GET' && req.url === '/v1.0/contact/users/me') {
-        const token = String(req.headers['x-acs-dingtalk-access-token'] ?? '');
-        seen.push({ path: req.url, token });
-        const entry = codes[token.replace(/^token-/, '')];
-        if (!entry || 'error' in entry) return send(401, { code: 'InvalidAuthentication', message: '访问令牌无效' });
-        if ('meError' in entry) return send(403, { code: 'Forbidden.AccessDenied', message: entry.meError });
-        return send(200, { ...entry, avatarUrl: '', stateCode: '86' });
-      }
-      send(404, { code: 'notFound', message: 'no such api' });
-    });
-  });
-  return {
-    seen,
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { fakeDingTalk } from './support/dingtalk-fake';
 
 describe.each(databaseKinds())('DingTalk sign-in (%s)', (kind) => {
   let server: TestServer;

@@ -38,6 +38,19 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ok(await directory.run('ldap', 'manual', req.user(), false)),
   );
 
+  app.post(
+    '/Admin/Directory/Dingtalk/Sync',
+    {
+      schema: {
+        tags,
+        summary: '钉钉通讯录同步（生成计划）',
+        description: `配置了钉钉登录（DINGTALK_APP_KEY）时可用：逐个部门分页读取全部成员，与来自钉钉的账号比较，返回计划，确认后调用应用。安全规则与 LDAP 相同（停用比例上限 10%）。${only}`,
+        response: { 200: Envelope(RunSchema) },
+      },
+    },
+    async (req) => ok(await directory.run('dingtalk', 'manual', req.user(), false)),
+  );
+
   app.get(
     '/Admin/Directory/Runs',
     { schema: { tags, summary: '同步记录', description: `最近 20 次，最新的在前。${only}`, querystring: SourceQuerySchema, response: { 200: Envelope(Type.Array(RunSchema)) } } },

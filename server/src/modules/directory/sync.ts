@@ -26,6 +26,8 @@ export interface DirectoryEntry {
   employeeNo: string;
   /** department names from the top (the root department's own name may lead) */
   deptPath: string[];
+  /** DingTalk: the unionId that DingTalk sign-in finds the account by */
+  unionId?: string;
 }
 
 export interface SyncSummary {
@@ -129,6 +131,12 @@ export class DirectorySync {
     for (let i = 0; i < keys.length; i += 500) {
       for (const u of await this.db.selectFrom('users').selectAll().where('user_name_key', 'in', keys.slice(i, i + 500)).execute()) byKey.set(u.user_name_key, u);
     }
+    // DingTalk: an account that signed in with DingTalk before is this person
+    const unionIds = valid.map((v) => v.entry.unionId).filter((x): x is string => !!x);
+    const byUnion = new Map<string, UserRow>();
+    for (let i = 0; i < unionIds.length; i += 500) {
+      for (const u of await this.db.selectFrom('users').selectAll().where('dingtalk_union_id', 'in', unionIds.slice(i, i + 500)).execute()) byUnion.set(u.dingtalk_union_id!, u);
+    }
     const employeeOwners = new Map<string, number>();
     for (const u of await this.db.selectFrom('users').select(['id', 'employee_no']).where('employee_no', '<>', '').execute()) employeeOwners.set(u.employee_no, Number(u.id));
 
@@ -138,7 +146,11 @@ export class DirectorySync {
     for (const { entry, userName, key } of valid) {
       let user = byExternal.get(entry.externalId);
       let bind = false;
-      if (!user) {
+      const signedInBefore = entry.unionId ? byUnion.get(entry.unionId) : undefined;
+      if (!user && signedInBefore && signedInBefore.is_admin !== 1 && (signedInBefore.source === 'local' || signedInBefore.source === source) && !signedInBefore.external_id) {
+        user = signedInBefore;
+        bind = true;
+      } else if (!user) {
         const same = byKey.get(key);
         if (same) {
           if (same.source !== source && same.source !== 'local') {
@@ -274,6 +286,7 @@ export class DirectorySync {
           { enforcePolicy: false },
         );
         if (source === 'ldap') await this.db.updateTable('users').set({ is_ldap_user: 1 }).where('id', '=', user.id).execute();
+        if (p.entry.unionId) await this.db.updateTable('users').set({ dingtalk_union_id: p.entry.unionId }).where('id', '=', user.id).where('dingtalk_union_id', 'is', null).execute();
         continue;
       }
       if (p.changes.length || p.move) {
