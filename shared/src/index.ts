@@ -4,6 +4,7 @@ export type * from './api/types';
 export { api, type Api, type WorkflowActionName } from './api';
 export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS, IMPORT_COLUMNS, FEATURE_LABELS } from './api/admin';
 export type * from './api/admin';
+export { directoryApi } from './api/directory'; export type * from './api/directory';
 export * from './http';
 export * from './state';
 export * from './constants';

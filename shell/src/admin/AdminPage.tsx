@@ -13,6 +13,7 @@ import { AgreementsTab } from './AgreementsTab';
 import { BrandingTab } from './BrandingTab';
 import { ClientsTab } from './ClientsTab';
 import { DepartmentsTab } from './departments/DepartmentsTab';
+import { DirectoryTab } from './directory/DirectoryTab';
 import { GroupsTab } from './groups/GroupsTab';
 import { FeaturePolicyTab } from './policy/FeaturePolicyTab';
 import { PasswordPolicyTab } from './PasswordPolicyTab';
@@ -34,6 +35,7 @@ const TABS: TabDef[] = [
   { key: 'users', label: '用户', for: ['system', 'dept'], render: (_go, params) => <UsersTab initialDeptId={params.get('dept') ?? undefined} /> },
   { key: 'departments', label: '部门', for: ['system', 'dept'], render: (go) => <DepartmentsTab onShowUsers={(deptId) => go('users', { dept: deptId })} /> },
   { key: 'groups', label: '用户组', for: ['system'], render: () => <GroupsTab /> },
+  { key: 'directory', label: '目录同步', for: ['system'], render: () => <DirectoryTab /> },
   { key: 'features', label: '功能策略', for: ['system'], render: () => <FeaturePolicyTab /> },
   { key: 'quota', label: '空间与配额', for: ['system'], render: () => <QuotaTab /> },
   { key: 'upload', label: '上传策略', for: ['system'], render: () => <UploadPolicyTab /> },
