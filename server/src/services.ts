@@ -77,7 +77,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const admin = new AdminService(db, settings, organizations);
   const people = new PeopleService(db, users, auth, settings, organizations, credentials);
   const peopleImport = new PeopleImport(db, users, organizations, credentials, auth);
-  const leavers = new LeaverHandover(db);
+  const leavers = new LeaverHandover(db, () => ({ people, auth, settings, folders, workflow, shares, ferry, formatTime }));
   const directory = new DirectoryService(db, box, new DirectorySync(db, users, organizations, auth));
   if (config.dingtalk) {
     const contacts = new DingTalkDirectory(config.dingtalk);

@@ -2,11 +2,14 @@
 // account is made with the fields filled in and its generated password shown once; roles the
 // administrator lacks cannot be granted; a malformed mobile number is refused; 停用 is
 // confirmed; 重置密码 shows the new password; 解锁 is offered for locked accounts only; 编辑
-// sends only what changed and the person's feature switches, next to what applies and why.
+// sends only what changed and the person's feature switches, next to what applies and why;
+// 离职交接 opens the handover dialog and the list is read again after it.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   adminApi,
+  api,
+  leaverApi,
   type AdminDepartmentNode,
   type AdminScope,
   type AdminUser,
@@ -202,6 +205,34 @@ it('disables a person after a confirmation that every session ends', async () =>
   expect(await screen.findByText('已停用“李四”')).toBeInTheDocument();
   expect(await within(await rowOf('lisi')).findByText('已停用')).toBeInTheDocument();
   expect(entries(await openMore('lisi'))).toContain('启用');
+});
+
+it('离职交接 in 更多 opens the handover dialog for the person, and the list is read again after it', async () => {
+  setup();
+  const getHandover = jest.spyOn(leaverApi, 'getHandover').mockResolvedValue({
+    userId: '5', userName: 'lisi', nickName: '李四', disabled: false, leftAt: null,
+    files: { count: 1, bytes: 10 }, pendingTasks: 0, runningFlows: 0, shares: { count: 0 }, ferryTasks: { count: 0 },
+  });
+  const handover = jest.spyOn(leaverApi, 'handover').mockResolvedValue({
+    userId: '5', successorId: '8', leftAt: 1, folder: null, files: { count: 1, bytes: 10 },
+    pendingTasks: 0, runningFlows: 0, shares: { mode: 'keep', count: 0 }, ferryTasks: { count: 0 },
+  });
+  jest.spyOn(api, 'getDepartmentTree').mockResolvedValue([]);
+  jest.spyOn(api, 'getOrgUsers').mockResolvedValue({ data: [{ userId: '8', userName: 'zhaoliu', nickName: '赵六', deptId: null, deptName: '' }], total: 1 });
+  fireEvent.click(within(await openMore('lisi')).getByText('离职交接'));
+  const dialog = await waitFor(() => panelOf('离职交接：李四（lisi）'));
+  expect(getHandover).toHaveBeenCalledWith('5');
+  expect(await within(dialog).findByText('个人文件 1 个（10 B）')).toBeInTheDocument();
+  fireEvent.click(button(dialog, '选择接任者'));
+  const picker = panelOf('选择接任者');
+  fireEvent.click(await within(picker).findByLabelText(/赵六/));
+  fireEvent.click(button(picker, '确定'));
+  await waitFor(() => expect(within(dialog).getByText('赵六（zhaoliu）')).toBeInTheDocument());
+  const calls = getUsers.mock.calls.length;
+  fireEvent.click(button(dialog, '确认交接'));
+  fireEvent.click(button(await confirmOf('确认为“李四”办理离职交接？'), '确认交接'));
+  await waitFor(() => expect(handover).toHaveBeenCalledWith('5', { successorId: '8', shares: 'keep' }));
+  await waitFor(() => expect(getUsers.mock.calls.length).toBeGreaterThan(calls));
 });
 
 it('resets a password and shows the new one once', async () => {

@@ -1,7 +1,7 @@
 // 用户: the organisation's people, paged by the server and filtered by keyword, department
 // (with or without its sub-departments), status, role and source; 新建用户, 编辑 (details,
 // roles, quota, feature switches), 停用/启用, 重置密码, 解锁, 注销全部会话, and dynamic-password
-// (TOTP) duty and 重置动态口令 for a lost phone.
+// (TOTP) duty and 重置动态口令 for a lost phone, and 离职交接 (the work handed to a successor).
 import { useEffect, useState } from 'react';
 import { App as AntApp, Button, Dropdown, Space, Switch, Table, Tag, Tooltip, type MenuProps } from 'antd';
 import { DownOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
@@ -11,6 +11,7 @@ import { INITIAL_PASSWORD_NOTE, PasswordOnceModal, ResetPasswordModal, type Reve
 import { UserDrawer } from './users/UserDrawer';
 import { UserFilters, toQuery, type Filters } from './users/UserFilters';
 import { UserFormModal, type CreatedUser } from './users/UserFormModal';
+import { LeaverDialog } from './users/LeaverDialog';
 import { RoleTags, SpaceUsage, StatusTags } from './users/userCells';
 import { ExportMenu } from './import/ExportMenu';
 import { ImportDialog } from './import/ImportDialog';
@@ -46,6 +47,7 @@ export function UsersTab({ initialDeptId }: { initialDeptId?: string } = {}) {
   const [editing, setEditing] = useState<AdminUser | null>(null);
   const [resetting, setResetting] = useState<AdminUser | null>(null);
   const [revealed, setRevealed] = useState<RevealedPassword | null>(null);
+  const [leaving, setLeaving] = useState<AdminUser | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -172,6 +174,8 @@ export function UsersTab({ initialDeptId }: { initialDeptId?: string } = {}) {
     { key: 'resetPassword', label: '重置密码' },
     ...(u.locked ? [{ key: 'unlock', label: '解锁' }] : []),
     { key: 'revokeSessions', label: '注销全部会话' },
+    { type: 'divider' },
+    { key: 'handover', label: '离职交接', danger: true },
   ];
   const onMore = (u: AdminUser, key: string) => {
     if (key === 'disable') disable(u);
@@ -179,6 +183,7 @@ export function UsersTab({ initialDeptId }: { initialDeptId?: string } = {}) {
     else if (key === 'resetPassword') setResetting(u);
     else if (key === 'unlock') void unlock(u);
     else if (key === 'revokeSessions') revokeSessions(u);
+    else if (key === 'handover') setLeaving(u);
   };
 
   return (
@@ -282,6 +287,15 @@ export function UsersTab({ initialDeptId }: { initialDeptId?: string } = {}) {
         }}
       />
       <PasswordOnceModal shown={revealed} onClose={() => setRevealed(null)} />
+      <LeaverDialog
+        user={leaving}
+        open={leaving !== null}
+        onClose={() => setLeaving(null)}
+        onDone={() => {
+          setLeaving(null);
+          setAttempt((n) => n + 1);
+        }}
+      />
     </Space>
   );
 }

@@ -21,6 +21,7 @@ export const EVENT_TEXT: Record<string, string> = {
   'task.cancelled': '取消摆渡',
   'task.failed': '传输失败',
   'task.refused': '被拒收',
+  'task.handedOver': '离职交接',
   'package.sent': '发出摆渡包',
   'package.delivered': '对端已接收',
   'package.received': '收到摆渡包',

@@ -31,6 +31,7 @@ import { checkTask } from './checks';
 import { pushPackage } from './push';
 import { dueTasks, fileTotals, filesOfTask, findTask, leaseTask, moveTask, pageTasks } from './repository';
 import {
+  FERRY_TABS,
   RECIPIENT_MAX,
   RECIPIENTS_MAX,
   REASON_MAX,
@@ -543,6 +544,56 @@ export class FerryService {
     };
   }
 
+  // ---- 离职交接 ---------------------------------------------------------------------------------
+
+  /** A requester's tasks not finished yet (checking, in approval, approved, being sent). */
+  async openTaskCount(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('ferry_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('requester_id', '=', userId)
+      .where('status', 'in', [...FERRY_TABS.processing])
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * 离职交接, inside the caller's transaction: the unfinished tasks of `from` get `to` as their
+   * requester (their list, 取消摆渡 while in approval, the receipts); the name recorded at
+   * submission stays for the audit and the statistics, and each task's audit chain records
+   * the change. Returns how many tasks changed.
+   */
+  async handOver(trx: Kysely<Database>, from: UserRow, to: UserRow, actor: UserRow, now: number): Promise<number> {
+    const rows = await trx
+      .selectFrom('ferry_tasks')
+      .select('id')
+      .where('requester_id', '=', from.id)
+      .where('status', 'in', [...FERRY_TABS.processing])
+      .orderBy('id')
+      .execute();
+    let moved = 0;
+    for (const { id } of rows) {
+      const r = await trx
+        .updateTable('ferry_tasks')
+        .set({ requester_id: to.id, updated_at: now })
+        .where('id', '=', id)
+        .where('requester_id', '=', from.id)
+        .where('status', 'in', [...FERRY_TABS.processing])
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) continue;
+      await appendAudit(trx, {
+        event: 'task.handedOver',
+        actorId: actor.id,
+        actorName: displayName(actor),
+        taskId: wireId(id),
+        detail: { reason: `离职交接：申请人由 ${displayName(from)} 改为 ${displayName(to)}`, fromUserId: wireId(from.id), toUserId: wireId(to.id) },
+        at: now,
+      });
+      moved++;
+    }
+    return moved;
+  }
+
   // ---- the approval's end ----------------------------------------------------------------------
 
   /** The workflow's end handler for source 'ferry' (idempotent). */
@@ -829,6 +880,8 @@ export function eventLine(event: string, detail: Record<string, unknown>, toZone
       return `传输失败：${reason}`;
     case 'task.refused':
       return reason || '接收方拒收';
+    case 'task.handedOver':
+      return reason || '离职交接';
     default:
       return event;
   }

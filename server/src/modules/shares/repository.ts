@@ -55,6 +55,14 @@ export function findOwnShare(db: Kysely<Database>, ownerId: number, id: string):
   return db.selectFrom('shares').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
 }
 
+/** Cancels shares of an owner that are not cancelled yet: the ones named, or all of them (`ids` null); returns how many. */
+export async function cancelShares(db: Kysely<Database>, ownerId: number, ids: readonly string[] | null, now: number): Promise<number> {
+  let q = db.updateTable('shares').set({ deleted: 1, cancelled_at: now, updated_at: now }).where('owner_id', '=', ownerId).where('deleted', '=', 0);
+  if (ids) q = q.where('id', 'in', [...ids]);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export interface ShareTarget {
   type: number;
   id: number;

@@ -17,6 +17,7 @@ import type { SettingsService } from '../settings/service';
 import { findUserById } from '../users/repository';
 import {
   accessKeyMatches,
+  cancelShares,
   countVisit,
   findOwnShare,
   findShare,
@@ -231,15 +232,34 @@ export class SharesService {
     if (unique.some((id) => !SHARE_ID.test(id))) throw notFound(SHARE_GONE);
     const own = await this.db.selectFrom('shares').select('id').where('id', 'in', unique).where('owner_id', '=', user.id).execute();
     if (own.length !== unique.length) throw notFound(SHARE_GONE);
-    const now = Date.now();
-    const r = await this.db
-      .updateTable('shares')
-      .set({ deleted: 1, cancelled_at: now, updated_at: now })
-      .where('id', 'in', unique)
-      .where('owner_id', '=', user.id)
+    return { cancelled: await cancelShares(this.db, user.id, unique, Date.now()) };
+  }
+
+  /** Shares of a person that work now (not cancelled, not expired, downloads left). */
+  async validCount(ownerId: number, now = Date.now()): Promise<number> {
+    const row = await this.db
+      .selectFrom('shares')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', ownerId)
       .where('deleted', '=', 0)
-      .executeTakeFirst();
-    return { cancelled: Number(r.numUpdatedRows) };
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .where((eb) => eb.or([eb('download_limit', 'is', null), eb('download_count', '<', eb.ref('download_limit'))]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * 离职交接, inside the caller's transaction: the shares of `fromId` not cancelled are cancelled
+   * as 取消分享 does (`cancel`), or get `toId` as their owner (`keep`): links and recipients stay,
+   * the rights through them are capped by the new owner's from then on, and the new owner is
+   * no longer one of the recipients. Returns how many shares changed.
+   */
+  async handOver(trx: Kysely<Database>, fromId: number, toId: number, mode: 'keep' | 'cancel', now: number): Promise<number> {
+    if (mode === 'cancel') return cancelShares(trx, fromId, null, now);
+    const open = trx.selectFrom('shares').select('id').where('owner_id', '=', fromId).where('deleted', '=', 0);
+    await trx.deleteFrom('share_targets').where('target_type', '=', TARGET.user).where('target_id', '=', toId).where('share_id', 'in', open).execute();
+    const r = await trx.updateTable('shares').set({ owner_id: toId, updated_at: now }).where('owner_id', '=', fromId).where('deleted', '=', 0).executeTakeFirst();
+    return Number(r.numUpdatedRows);
   }
 
   /** GET /api/User/Shares/Sent (分享记录): newest first. */

@@ -248,3 +248,56 @@ export function applyAction(previous: InstanceState, action: Action, rules: Rule
   }
   return { state, log: out };
 }
+
+/**
+ * 离职交接: `to` takes over what `from` still has to do on a running instance. A pending task of
+ * `from` is handed over as 转交 does (logged as a transfer by `from`, with `comment`); when `to`
+ * already holds an open task of that step, `from`'s task is closed as transferred without a
+ * second task for `to`. A waiting task of `from` becomes `to`'s (cancelled when `to` already
+ * waits there), and `to` replaces `from` among the approvers of every step (the later ones, and
+ * the earlier ones a 退回 would open again). Never ends the instance (`to` keeps an open task
+ * wherever `from` had one). `changed` is false when `from` has no place left on the route.
+ */
+export function handOverTasks(
+  previous: InstanceState,
+  from: number,
+  to: number,
+  comment: string,
+): { state: InstanceState; log: LogEntry[]; changed: boolean; transferred: number } {
+  const unchanged = { state: previous, log: [], changed: false, transferred: 0 };
+  if (previous.status !== INSTANCE_STATUS.processing || from === to) return unchanged;
+  const state = clone(previous);
+  const out: LogEntry[] = [];
+  let changed = false;
+  let transferred = 0;
+  let closedAlone = false;
+  const at = Math.min(state.current, state.steps.length - 1);
+  const step = state.steps[state.current];
+  const holdsOpen = (userId: number) => step.tasks.some((t) => t.userId === userId && (t.status === 'pending' || t.status === 'waiting'));
+  for (const task of [...step.tasks]) {
+    if (task.userId !== from) continue;
+    if (task.status === 'pending') {
+      const already = holdsOpen(to);
+      task.status = 'transferred';
+      if (already) closedAlone = true;
+      else step.tasks.splice(step.tasks.indexOf(task) + 1, 0, { userId: to, status: 'pending', from });
+      out.push({ kind: 'transfer', userId: from, step: at, comment: comment.trim(), target: to });
+      transferred++;
+      changed = true;
+    } else if (task.status === 'waiting') {
+      if (holdsOpen(to)) task.status = 'cancelled';
+      else Object.assign(task, { userId: to, from });
+      changed = true;
+    }
+  }
+  for (const s of state.steps) {
+    if (!s.approvers.includes(from)) continue;
+    s.approvers = unique(s.approvers.map((id) => (id === from ? to : id)));
+    changed = true;
+  }
+  if (!changed) return unchanged;
+  // 依次: with the task closed and none made, the next one in line decides
+  if (closedAlone) advance(state, out);
+  state.version = previous.version + 1;
+  return { state, log: out, changed, transferred };
+}

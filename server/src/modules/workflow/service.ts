@@ -23,6 +23,7 @@ import { activeUsers, checkRules, flowAdmins, nameRules, resolveRules, userNames
 import {
   allApprovers,
   applyAction,
+  handOverTasks,
   INSTANCE_STATUS,
   pendingApprovers,
   startInstance,
@@ -691,6 +692,85 @@ export class WorkflowService {
       return this.detailOf(this.db, user, outcome.row);
     }
     throw new AppError(409, 40901, '该审批正在被其他人处理，请刷新后重试');
+  }
+
+  // ---- 离职交接 ---------------------------------------------------------------------------------
+
+  /** What a person holds in approvals: tasks waiting for them, and running flows they started. */
+  async heldBy(userId: number): Promise<{ pendingTasks: number; runningFlows: number }> {
+    const { todo } = await countBoxes(this.db, userId);
+    const running = await this.db
+      .selectFrom('workflow_instances')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('initiator_id', '=', userId)
+      .where('status', '=', INSTANCE_STATUS.processing)
+      .executeTakeFirstOrThrow();
+    return { pendingTasks: todo, runningFlows: Number(running.n) };
+  }
+
+  /**
+   * 离职交接, inside the caller's transaction: on every running instance, `to` takes over the
+   * tasks of `from` (pending ones are transferred, as 转交 records them; waiting ones and the
+   * approvers of later steps are replaced), and where `from` is the initiator, `to` becomes it
+   * (我发起的, 撤销) with a comment in the record. The start and the earlier actions keep naming
+   * `from`. `actorId` is the administrator, the author of the comments.
+   */
+  async handOver(
+    trx: Kysely<Database>,
+    h: { from: number; to: number; fromName: string; toName: string; actorId: number; now: number },
+  ): Promise<{ pendingTasks: number; runningFlows: number }> {
+    const rows = await trx
+      .selectFrom('workflow_instances as i')
+      .select('i.id')
+      .where('i.status', '=', INSTANCE_STATUS.processing)
+      .where((eb) =>
+        eb.or([
+          eb('i.initiator_id', '=', h.from),
+          eb.exists(
+            eb
+              .selectFrom('workflow_participants as p')
+              .select('p.instance_id')
+              .whereRef('p.instance_id', '=', 'i.id')
+              .where('p.user_id', '=', h.from)
+              .where('p.role', 'in', ['todo', 'route']),
+          ),
+        ]),
+      )
+      .orderBy('i.id')
+      .execute();
+    let pendingTasks = 0;
+    let runningFlows = 0;
+    for (const { id } of rows) {
+      await lockInstance(trx, id);
+      const row = await findInstance(trx, id);
+      if (!row || row.status !== INSTANCE_STATUS.processing) continue;
+      const snapshot = JSON.parse(row.definition) as DefinitionSnapshot;
+      const log = toLog(await actionsOf(trx, row.id));
+      const step = (JSON.parse(row.state) as InstanceState).current;
+      const moved = handOverTasks(JSON.parse(row.state) as InstanceState, h.from, h.to, `离职交接：转交给 ${h.toName}`);
+      const added: LogEntry[] = [...moved.log];
+      const at = Math.min(step, moved.state.steps.length - 1);
+      if (moved.changed && !moved.transferred) {
+        added.push({ kind: 'comment', userId: h.actorId, step: at, comment: `离职交接：${h.fromName} 在后续步骤中的审批改由 ${h.toName} 处理` });
+      }
+      const initiator = Number(row.initiator_id) === h.from;
+      if (initiator) {
+        added.push({ kind: 'comment', userId: h.actorId, step: at, comment: `离职交接：发起人由 ${h.fromName} 改为 ${h.toName}，由其继续跟进` });
+      }
+      if (!added.length) continue;
+      // under the row lock the version read is the one stored
+      if (moved.changed && !(await saveState(trx, row.id, row.version, moved.state, h.now))) {
+        throw new AppError(409, 40901, '审批正在被其他人处理，请稍后重试');
+      }
+      if (initiator) {
+        await trx.updateTable('workflow_instances').set({ initiator_id: h.to, updated_at: h.now }).where('id', '=', row.id).execute();
+      }
+      await appendActions(trx, row.id, added, h.now);
+      await setParticipants(trx, row.id, this.roles(moved.state, [...log, ...added], snapshot));
+      if (moved.transferred) pendingTasks++;
+      if (initiator) runningFlows++;
+    }
+    return { pendingTasks, runningFlows };
   }
 
   /** GET /api/Workflow/Instances/{id}/Files/{fileId}: the attached version, for who may see it. */

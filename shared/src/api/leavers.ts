@@ -1,0 +1,54 @@
+// 离职交接 (系统管理 › 用户): what a leaving person holds, and the handover of all of it to a
+// successor in one step. System administrators, and department administrators when the leaver
+// and the successor are both in their subtrees (the server refuses the rest with 403/40301).
+import { http, type HttpConfig } from '../http/client';
+
+/** What happens to the leaver's shares: kept (the successor owns them, links keep working) or cancelled. */
+export type HandoverSharesChoice = 'keep' | 'cancel';
+
+/** GET /api/Admin/Users/{userId}/Handover */
+export interface HandoverPreview {
+  userId: string;
+  userName: string;
+  nickName: string;
+  disabled: boolean;
+  /** when the handover was done (ms); null before */
+  leftAt: number | null;
+  /** live files and folders of the personal space, and the bytes of the files */
+  files: { count: number; bytes: number };
+  /** approval tasks waiting for the person */
+  pendingTasks: number;
+  /** flows the person started that are still running */
+  runningFlows: number;
+  /** shares that work now */
+  shares: { count: number };
+  /** ferry tasks not finished yet */
+  ferryTasks: { count: number };
+}
+
+export interface HandoverBody {
+  successorId: string;
+  shares: HandoverSharesChoice;
+}
+
+/** POST /api/Admin/Users/{userId}/Handover */
+export interface HandoverResult {
+  userId: string;
+  successorId: string;
+  leftAt: number;
+  /** the folder of the successor's personal space holding the leaver's files (null: there were none) */
+  folder: { id: string; name: string } | null;
+  files: { count: number; bytes: number };
+  pendingTasks: number;
+  runningFlows: number;
+  shares: { mode: HandoverSharesChoice; count: number };
+  ferryTasks: { count: number };
+}
+
+const seg = encodeURIComponent;
+
+export const leaverApi = {
+  getHandover: (userId: string, config?: HttpConfig) => http.get<HandoverPreview>(`/Admin/Users/${seg(userId)}/Handover`, config),
+  handover: (userId: string, body: HandoverBody, config?: HttpConfig) => http.post<HandoverResult>(`/Admin/Users/${seg(userId)}/Handover`, body, config),
+};
+export type LeaverApi = typeof leaverApi;
