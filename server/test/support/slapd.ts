@@ -319,8 +319,11 @@ function generate(options: DirectoryOptions): Generated {
 
 /** The generated content for these options, without starting anything. */
 export function describeDirectory(options: DirectoryOptions): DirectoryContent {
-  const { ldif: _ldif, ...content } = generate(options);
-  return content;
+  return contentOf(generate(options));
+}
+
+function contentOf(g: Generated): DirectoryContent {
+  return { baseDn: g.baseDn, people: g.people, departments: g.departments, groups: g.groups };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,9 +335,9 @@ interface Result {
   stderr: string;
 }
 
-function run(cmd: string, args: string[], input?: string): Promise<Result> {
+function run(cmd: string, args: string[], input?: string, timeout = 0): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile(cmd, args, { maxBuffer: 256 * 1024 * 1024, timeout, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
       if (err && typeof (err as NodeJS.ErrnoException).code === 'string') reject(err);
       else resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
@@ -456,7 +459,7 @@ export async function startDirectory(options: DirectoryOptions): Promise<Directo
       installExitHook();
       let stopping: Promise<void> | null = null;
       return {
-        ...describeOnly(content),
+        ...contentOf(content),
         url,
         bindDn: ADMIN_DN,
         bindPassword,
@@ -488,10 +491,6 @@ export async function startDirectory(options: DirectoryOptions): Promise<Directo
   }
 }
 
-function describeOnly(g: Generated): DirectoryContent {
-  return { baseDn: g.baseDn, people: g.people, departments: g.departments, groups: g.groups };
-}
-
 /** Starts slapd and waits (20 s at most) until it answers a base search. */
 async function launch(dir: string, conf: string, url: string, baseDn: string, bindPassword: string): Promise<{ proc: ChildProcess } | { error: string }> {
   fs.rmSync(path.join(dir, 'slapd.pid'), { force: true });
@@ -510,9 +509,10 @@ async function launch(dir: string, conf: string, url: string, baseDn: string, bi
   for (;;) {
     if (exitCode !== undefined) {
       await closed;
+      proc.stdin?.destroy();
       return { error: `slapd exited (${exitCode}) on ${url}:\n${stderr}` };
     }
-    const r = await run('ldapsearch', ['-x', '-H', url, '-D', ADMIN_DN, '-w', bindPassword, '-b', baseDn, '-s', 'base', '-LLL', '1.1']);
+    const r = await run('ldapsearch', ['-x', '-H', url, '-o', 'nettimeout=2', '-D', ADMIN_DN, '-w', bindPassword, '-b', baseDn, '-s', 'base', '-LLL', '1.1'], '', 3_000);
     if (r.code === 0) return { proc };
     if (Date.now() > deadline) {
       proc.stdin?.end();

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DepartmentRow, UserRow } from '../../db/types';
 import type { AuthService } from '../auth/service';
-import { listDepartments } from '../organizations/repository';
+import { createDepartmentPaths, DepartmentPaths, type PlacedDepartment } from '../organizations/paths';
 import type { OrganizationsService } from '../organizations/service';
 import { cleanEmail, cleanEmployeeNo, cleanNickName, cleanUserName, mobileOrEmpty, type UsersService } from '../users/service';
 import { userNameKey } from '../users/repository';
@@ -59,7 +59,7 @@ interface Planned {
   entry: DirectoryEntry;
   user?: UserRow;
   /** the department's id, or the path of one to create */
-  dept: { id: number } | { create: string };
+  dept: PlacedDepartment;
   changes: string[];
   move?: { from: string; to: string };
   bind: boolean;
@@ -72,28 +72,6 @@ interface Plan {
   disables: UserRow[];
 }
 
-/** Departments by their names below the root. */
-class Tree {
-  readonly byPath = new Map<string, DepartmentRow>();
-  readonly names = new Map<number, string>();
-  readonly root: DepartmentRow;
-  constructor(rows: DepartmentRow[]) {
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    this.root = rows.find((r) => r.parent_id === null)!;
-    for (const r of rows) {
-      const names = r.path
-        .split('/')
-        .filter(Boolean)
-        .map((id) => byId.get(Number(id))?.name ?? '');
-      this.byPath.set(names.slice(1).join('/'), r);
-      this.names.set(Number(r.id), names.join('/'));
-    }
-  }
-  relative(path: string[]): string[] {
-    return path[0] === this.root.name ? path.slice(1) : path;
-  }
-}
-
 export class DirectorySync {
   constructor(
     private readonly db: Kysely<Database>,
@@ -104,7 +82,7 @@ export class DirectorySync {
 
   async plan(source: DirectorySource, entries: DirectoryEntry[], maxDisablePercent: number): Promise<Plan> {
     const conflicts: SyncSummary['conflicts'] = [];
-    const tree = new Tree(await listDepartments(this.db));
+    const tree = await DepartmentPaths.load(this.db);
     const mine = await this.db.selectFrom('users').selectAll().where('source', '=', source).execute();
     const byExternal = new Map(mine.filter((u) => u.external_id).map((u) => [u.external_id as string, u]));
     const seen = new Set<string>();
@@ -171,18 +149,7 @@ export class DirectorySync {
       } else if (user.user_name_key !== key) {
         // renamed in the directory: the account keeps its user name (history names it)
       }
-      const rel = tree.relative(entry.deptPath);
-      const found = rel.length ? tree.byPath.get(rel.join('/')) : tree.root;
-      let dept: Planned['dept'];
-      if (found) dept = { id: Number(found.id) };
-      else {
-        dept = { create: [tree.root.name, ...rel].join('/') };
-        for (let i = 1; i <= rel.length; i++) {
-          const part = rel.slice(0, i);
-          const p = [tree.root.name, ...part].join('/');
-          if (!tree.byPath.has(part.join('/')) && !toCreate.includes(p)) toCreate.push(p);
-        }
-      }
+      const dept = tree.place(entry.deptPath, toCreate);
       let employeeNo = '';
       try {
         employeeNo = cleanEmployeeNo(entry.employeeNo);
@@ -213,8 +180,8 @@ export class DirectorySync {
         if (clean.email !== user.email) changes.push(`邮箱：${user.email || '空'} → ${clean.email || '空'}`);
         if (clean.mobile !== user.mobile) changes.push(`手机：${user.mobile || '空'} → ${clean.mobile || '空'}`);
         if (clean.employeeNo !== user.employee_no) changes.push(`工号：${user.employee_no || '空'} → ${clean.employeeNo || '空'}`);
-        const to = 'create' in dept ? dept.create : tree.names.get(dept.id)!;
-        if ('create' in dept || dept.id !== Number(user.dept_id)) move = { from: tree.names.get(Number(user.dept_id)) ?? '', to };
+        const to = 'create' in dept ? dept.create : tree.namesOf(dept.id);
+        if ('create' in dept || dept.id !== Number(user.dept_id)) move = { from: tree.namesOf(user.dept_id === null ? null : Number(user.dept_id)), to };
       }
       items.push({ entry, user, dept, changes, move, bind, clean });
     }
@@ -257,16 +224,9 @@ export class DirectorySync {
   /** Applies a plan that is not refused: departments first, then people, then the disables. */
   async apply(source: DirectorySource, plan: Plan): Promise<void> {
     if (plan.summary.refused) throw new Error(plan.summary.refused);
-    const made = new Map<string, number>();
-    for (const full of plan.summary.departmentsToCreate) {
-      const segments = full.split('/');
-      const parentPath = segments.slice(0, -1).join('/');
-      const tree = new Tree(await listDepartments(this.db));
-      const parent = made.get(parentPath) ?? Number((segments.length === 2 ? tree.root : tree.byPath.get(tree.relative(segments.slice(0, -1)).join('/')))?.id);
-      const d = await this.organizations.createDepartment({ name: segments[segments.length - 1], parentId: String(parent) });
-      await this.db.updateTable('departments').set({ source }).where('id', '=', Number(d.id)).execute();
-      made.set(full, Number(d.id));
-    }
+    const made = await createDepartmentPaths(this.db, this.organizations, plan.summary.departmentsToCreate, async (id) => {
+      await this.db.updateTable('departments').set({ source }).where('id', '=', id).execute();
+    });
     const deptId = (p: Planned) => ('id' in p.dept ? p.dept.id : made.get(p.dept.create)!);
     for (const p of plan.items) {
       if (!p.user) {

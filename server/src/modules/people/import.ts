@@ -10,7 +10,7 @@ import type { Database, DepartmentRow, UserRow } from '../../db/types';
 import { AppError, badRequest } from '../../lib/errors';
 import { generatePassword, hashInitialPassword } from '../auth/password';
 import type { Credentials } from '../auth/credentials';
-import { listDepartments } from '../organizations/repository';
+import { createDepartmentPaths, DepartmentPaths, type PlacedDepartment } from '../organizations/paths';
 import type { OrganizationsService } from '../organizations/service';
 import { cleanEmail, cleanEmployeeNo, cleanMobile, cleanNickName, cleanUserName, type UsersService } from '../users/service';
 import { userNameKey } from '../users/repository';
@@ -120,38 +120,8 @@ interface Resolved {
   wanted: Wanted;
   existing?: UserRow;
   /** the department's id, or the path of one to create */
-  dept?: { id: number } | { create: string };
+  dept?: PlacedDepartment;
   changes: string[];
-}
-
-/** Departments by their names from the root (without the root's own name). */
-class DeptNames {
-  private readonly byPath = new Map<string, DepartmentRow>();
-  readonly root: DepartmentRow;
-  constructor(rows: DepartmentRow[]) {
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    this.root = rows.find((r) => r.parent_id === null)!;
-    for (const r of rows) {
-      const names = r.path
-        .split('/')
-        .filter(Boolean)
-        .map((id) => byId.get(Number(id))?.name ?? '')
-        .slice(1);
-      this.byPath.set(names.join('/'), r);
-    }
-  }
-  find(path: string[]): DepartmentRow | undefined {
-    return this.byPath.get(path.join('/'));
-  }
-  /** names below the root, the root's own name dropped when the path starts with it */
-  relative(segments: string[]): string[] {
-    return segments[0] === this.root.name ? segments.slice(1) : segments;
-  }
-  namesOf(deptId: number | null): string {
-    if (deptId === null) return '';
-    for (const [p, r] of this.byPath) if (Number(r.id) === deptId) return [this.root.name, ...(p ? [p] : [])].join('/');
-    return '';
-  }
 }
 
 function rowErrors(r: ImportRow, push: (column: string, reason: string) => void): Wanted | null {
@@ -245,7 +215,7 @@ export class PeopleImport {
     for (let i = 0; i < nos.length; i += 500) {
       for (const u of await this.db.selectFrom('users').selectAll().where('employee_no', 'in', nos.slice(i, i + 500)).execute()) byNo.set(u.employee_no, u);
     }
-    const depts = new DeptNames(await listDepartments(this.db));
+    const depts = await DepartmentPaths.load(this.db);
     const toCreate: string[] = [];
     const resolved: Resolved[] = [];
     const erroredLines = new Set(errors.map((e) => e.line));
@@ -274,22 +244,7 @@ export class PeopleImport {
         errors.push({ line: w.line, userName: w.userName, column: '角色', reason: '不能取消自己的系统管理员角色' });
         continue;
       }
-      let dept: Resolved['dept'];
-      if (w.deptPath) {
-        const rel = depts.relative(w.deptPath);
-        const found = rel.length ? depts.find(rel) : depts.root;
-        if (found) dept = { id: Number(found.id) };
-        else {
-          const full = [depts.root.name, ...rel].join('/');
-          dept = { create: full };
-          // every missing level, the upper ones first
-          for (let i = 1; i <= rel.length; i++) {
-            const part = rel.slice(0, i);
-            const p = [depts.root.name, ...part].join('/');
-            if (!depts.find(part) && !toCreate.includes(p)) toCreate.push(p);
-          }
-        }
-      }
+      const dept: Resolved['dept'] = w.deptPath ? depts.place(w.deptPath, toCreate) : undefined;
       const changes: string[] = [];
       if (existing) {
         existing = existing as UserRow;
@@ -369,18 +324,8 @@ export class PeopleImport {
     if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(409, 40903, '该导入已经应用过了');
 
     // departments, the upper levels first
-    const deptIds = new Map<string, number>();
-    let made = 0;
-    for (const full of p.toCreate) {
-      const segments = full.split('/');
-      const parentPath = segments.slice(0, -1).join('/');
-      const current = new DeptNames(await listDepartments(this.db));
-      const parent = segments.length === 2 ? current.root : current.find(current.relative(parentPath.split('/')));
-      const parentId = deptIds.get(parentPath) ?? (parent ? Number(parent.id) : undefined);
-      const d = await this.organizations.createDepartment({ name: segments[segments.length - 1], parentId: parentId === undefined ? null : String(parentId) });
-      deptIds.set(full, Number(d.id));
-      made++;
-    }
+    const deptIds = await createDepartmentPaths(this.db, this.organizations, p.toCreate);
+    const made = deptIds.size;
     const deptOf = (r: Resolved): number | undefined => (r.dept ? ('id' in r.dept ? r.dept.id : deptIds.get(r.dept.create)) : undefined);
 
     const policy = await this.credentials.policy();
@@ -455,7 +400,7 @@ export class PeopleImport {
 
   /** The people of a filter as sheet rows, in the columns of the template. */
   async *exportRows(ids: AsyncIterable<UserRow[]>): AsyncIterable<string[]> {
-    const depts = new DeptNames(await listDepartments(this.db));
+    const depts = await DepartmentPaths.load(this.db);
     for await (const page of ids) {
       for (const u of page) {
         yield [
