@@ -87,7 +87,8 @@ await step('jest', 'Unit and API tests (jest, all projects)', async () => {
   const env = {};
   if (process.env.TEST_DATABASE_URL) console.log(`TEST_DATABASE_URL=${process.env.TEST_DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`);
   else console.log('TEST_DATABASE_URL is not set: the server tests run on SQLite only');
-  const code = await run('npx', ['--no', '--', 'jest', '--ci', '--passWithNoTests', '--json', `--outputFile=${out}`], env);
+  // both cores: the suites are independent (each server suite has its own data folder and database)
+  const code = await run('npx', ['--no', '--', 'jest', '--ci', '--maxWorkers=2', '--passWithNoTests', '--json', `--outputFile=${out}`], env);
   let j;
   try {
     j = JSON.parse(fs.readFileSync(out, 'utf8'));

@@ -13,10 +13,13 @@ import {
   pickOption,
   renderWithProviders,
   settled,
+  useInlineStylesOnly,
 } from '@app/shared/test';
 import App from './App';
 import meta from './meta';
 
+
+useInlineStylesOnly();
 configure({ defaultHidden: true });
 jest.setTimeout(60_000);
 

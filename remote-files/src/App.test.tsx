@@ -1,9 +1,11 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import meta from './meta';
+
+useInlineStylesOnly();
 
 // whole pages render here (antd forms and tables): on a loaded 2-core machine one can take more
 // than jest's default 5 s

@@ -1,10 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, ApiError, decodePreviewData, DOWNLOAD_FRAME_ATTR, sessionStore, type FolderItems, type Item, type ShareRecord } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import SharePage from './SharePage';
 import meta from './meta';
+
+useInlineStylesOnly();
 
 jest.setTimeout(60_000);
 

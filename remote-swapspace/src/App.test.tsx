@@ -1,10 +1,12 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, type FolderItems } from '@app/shared';
-import { button, ferryDetail, ferryRow, ferryZones, folderFile, inboxItem, panelOf, renderWithProviders, settled, toasts } from '@app/shared/test';
+import { button, ferryDetail, ferryRow, ferryZones, folderFile, inboxItem, panelOf, renderWithProviders, settled, toasts, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import { settingsView, stats } from './__tests__/adminHarness';
 import meta, { MY_FERRY_STATES } from './meta';
+
+useInlineStylesOnly();
 
 configure({ defaultHidden: true });
 jest.setTimeout(60_000);

@@ -12,6 +12,9 @@ import {
 } from '@app/shared';
 import meta from './meta';
 import { button, detail, settled, expense, leave, lisi, ok, panelOf, pickOption, renderAt, row, stopped, toasts, where } from './__tests__/harness';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(90_000);
 

@@ -30,6 +30,8 @@ maybe('LDAP directory sync', () => {
       bindPassword: dir.bindPassword,
       baseDn: baseDn(),
       userFilter: '(objectClass=inetOrgPerson)',
+      groupFilter: '(objectClass=groupOfNames)',
+      groupBaseDn: `ou=groups,${dir.baseDn}`,
       intervalMinutes: 60,
       maxDisablePercent: 10,
     });
@@ -81,11 +83,18 @@ maybe('LDAP directory sync', () => {
       expect(synced.total).toBe(active().length);
       const deep = active().find((p) => p.ouPath.length === 3)!;
       expect(await person(deep.uid)).toMatchObject({ nickName: deep.cn, email: deep.mail, mobile: deep.mobile, employeeNo: deep.employeeNumber, source: 'ldap', deptName: deptName(deep) });
+      // the directory's groups are 用户组 with their members (people who left the 总部 tree are not among them)
+      expect(run.summary.groups).toEqual({ adds: dir.groups.length, updates: 0, removes: 0 });
+      const groups = await ok(app(), 'GET', '/api/User/Organizations/Groups', { token: adminToken });
+      const inTree = new Set(active().map((p) => p.dn.toLowerCase()));
+      for (const g of dir.groups) {
+        expect(groups.find((x: { name: string }) => x.name === g.cn)?.memberCount).toBe(g.members.filter((m) => inTree.has(m.toLowerCase())).length);
+      }
       // applied once
       expect((await call(app(), 'POST', `/api/Admin/Directory/Runs/${run.id}/Apply`, { token: adminToken })).status).toBe(409);
 
       const again = await plan();
-      expect(again.summary).toMatchObject({ adds: 0, updates: 0, moves: 0, disables: 0, unchanged: active().length, departmentsToCreate: [] });
+      expect(again.summary).toMatchObject({ adds: 0, updates: 0, moves: 0, disables: 0, unchanged: active().length, departmentsToCreate: [], groups: { adds: 0, updates: 0, removes: 0 } });
     });
 
     test('a directory person signs in with the directory password; TOTP still applies; a wrong one is refused', async () => {

@@ -5,6 +5,9 @@ import { appStore, tokenAtom, WORKFLOW_CHANGED_EVENT } from '@app/shared';
 import { WORKFLOW_COUNT_INTERVAL_MS } from './layout/useWorkflowTodo';
 import { fakeModules } from './testing/fakeRemotes';
 import { allOn, fakeApi, homeOf, renderShell, resetShell, signedIn } from './testing/shellHarness';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 // @ant-design/icons' CommonJS build requires an ES-module file of @ant-design/colors, which
 // Jest cannot load; its CommonJS twin is the same code.

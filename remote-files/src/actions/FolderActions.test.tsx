@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { file, folder, mockFilesPage, ok, renderFiles, rowOf } from '../__tests__/filesPage';
 import { api, ApiError } from '@app/shared';
 import { docsFolder, item, page, personalRoot, READ, report } from '../__tests__/fixtures';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

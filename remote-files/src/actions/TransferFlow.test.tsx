@@ -2,6 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { file, folder, mockFilesPage, ok, renderFiles, rowOf } from '../__tests__/filesPage';
 import { api, type Item, type OperationResult } from '@app/shared';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(60_000);
 

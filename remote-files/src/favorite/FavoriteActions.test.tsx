@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { api } from '@app/shared';
 import { file, folder, mockFilesPage, renderFiles, root, rowOf } from '../__tests__/filesPage';
 import { page } from '../__tests__/fixtures';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

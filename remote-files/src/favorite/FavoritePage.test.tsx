@@ -2,9 +2,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, decodePreviewData, type FavoriteCategory, type FavoriteItem, type Item } from '@app/shared';
-import { renderWithProviders, settled } from '@app/shared/test';
+import { renderWithProviders, settled, useInlineStylesOnly } from '@app/shared/test';
 import { FavoritePage } from './FavoritePage';
 import { docsFolder, report } from '../__tests__/fixtures';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

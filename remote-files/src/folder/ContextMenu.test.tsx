@@ -2,6 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { api, formatBytes, type FolderSize } from '@app/shared';
 import { file, folder, mockFilesPage, renderFiles, rowOf } from '../__tests__/filesPage';
 import { item, page, personalRoot, WRITE } from '../__tests__/fixtures';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

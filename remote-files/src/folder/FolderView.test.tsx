@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, ApiError, decodePreviewData } from '@app/shared';
-import { renderWithProviders, type TestSession } from '@app/shared/test';
+import { renderWithProviders, type TestSession, useInlineStylesOnly } from '@app/shared/test';
 import App from '../App';
 import { docsFolder, item, page, personalRoot, plan, publicRoot, report } from '../__tests__/fixtures';
+
+useInlineStylesOnly();
 
 function Where() {
   const { pathname } = useLocation();

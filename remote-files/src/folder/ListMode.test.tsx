@@ -2,10 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { api, localStore } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from '../App';
 import { docsFolder, page, personalRoot, plan, report, WRITE } from '../__tests__/fixtures';
 import { LIST_MODE_KEY } from './listMode';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

@@ -3,6 +3,9 @@ import { api, localStore } from '@app/shared';
 import { folder, mockFilesPage, renderFiles, root, rowOf } from '../__tests__/filesPage';
 import { item, page, personalRoot, READ, WRITE } from '../__tests__/fixtures';
 import { LIST_SORT_KEY } from './listMode';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

@@ -1,6 +1,9 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { report } from '../__tests__/fixtures';
 import { TileVisual } from './TileVisual';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 describe('宫格中的缩略图', () => {
   it('shows a picture’s thumbnail from the server, and the icon when there is none', () => {

@@ -1,5 +1,8 @@
 import { act, renderHook } from '@testing-library/react';
 import { firstScreenRows, useFirstScreenFirst } from './firstScreen';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 const FIRST_SCREEN_ROWS = firstScreenRows();
 

@@ -1,8 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, ApiError, type AccessPolicy, type DepartmentNode, type PolicyList, type UserGroup } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { item, WRITE } from '../__tests__/fixtures';
 import { PermissionsDialog } from './PermissionsDialog';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

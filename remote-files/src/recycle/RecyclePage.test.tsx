@@ -2,9 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router-dom';
 import { api, type RecycleItem } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from '../App';
 import { docsFolder, report } from '../__tests__/fixtures';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

@@ -1,12 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, decodePreviewData, SEARCH_INFO_KEY, sessionStore, type SearchItem, type SearchResult } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { item } from '../__tests__/fixtures';
 import { AdvancedSearchPage } from './AdvancedSearchPage';
 
 // the form is heavy to draw in jsdom: some tests draw it twice or open the user picker
 jest.setTimeout(60_000);
+useInlineStylesOnly();
 
 function Where() {
   const { pathname, search } = useLocation();

@@ -1,10 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, ApiError } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from '../App';
 import { file, folder, mockFilesPage, root } from '../__tests__/filesPage';
 import { item, page, plan, WRITE } from '../__tests__/fixtures';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { api, type Item } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { item, READ, report, WRITE } from '../__tests__/fixtures';
 import { SHARE_TEXTS, ShareDialog, shareableLevels } from './ShareDialog';
+
+useInlineStylesOnly();
 
 jest.setTimeout(60_000);
 

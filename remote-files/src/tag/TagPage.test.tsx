@@ -1,9 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, type Tag } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { TagPage } from './TagPage';
 import { docsFolder, plan, report } from '../__tests__/fixtures';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

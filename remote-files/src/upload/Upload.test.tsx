@@ -3,6 +3,9 @@ import { api, registerUploadService, uploads, type UploadService, type UploadsSe
 import { mockFilesPage, renderFiles, root } from '../__tests__/filesPage';
 import { page, personalRoot, READ } from '../__tests__/fixtures';
 import { UPLOAD_TEXTS } from './UploadButton';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

@@ -6,6 +6,9 @@ import { api, ApiError, DOWNLOAD_FRAME_ATTR, type FerryAuditQuery } from '@app/s
 import { auditRecord, button, pickOption, renderPage, settled, stats } from '../__tests__/adminHarness';
 import AuditPage from './AuditPage';
 import { formatDuration } from './StatsPanel';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(90_000);
 

@@ -4,6 +4,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, ApiError, type FerrySettings, type WorkflowDefinition } from '@app/shared';
 import { button, MB, pickOption, renderPage, settingsView, toasts } from '../__tests__/adminHarness';
 import SettingsPage from './SettingsPage';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(90_000);
 

@@ -2,6 +2,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, type WorkflowDefinition, type WorkflowDefinitionBody } from '@app/shared';
 import { button, expense, leave, menuItem, ok, panelOf, pickOption, renderAt, toasts, where } from '../__tests__/harness';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(120_000);
 

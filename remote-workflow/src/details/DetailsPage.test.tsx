@@ -2,6 +2,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, ApiError, WORKFLOW_CHANGED_EVENT, type WorkflowInstanceDetail } from '@app/shared';
 import { button, CAN_NONE, detail, lisi, ok, panelOf, renderAt, toasts, where, zhang } from '../__tests__/harness';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.setTimeout(90_000);
 

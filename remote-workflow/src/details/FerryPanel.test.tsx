@@ -2,8 +2,10 @@
 // checks, sensitive words, preview); any other approval shows none of it.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, ApiError, type FerryTaskDetail, type WorkflowInstanceDetail } from '@app/shared';
-import { ferryRow } from '@app/shared/test';
+import { ferryRow, useInlineStylesOnly } from '@app/shared/test';
 import { detail, renderAt } from '../__tests__/harness';
+
+useInlineStylesOnly();
 
 jest.setTimeout(90_000);
 

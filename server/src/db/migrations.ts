@@ -1260,6 +1260,8 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('departments').addColumn('source', 'text', (c) => c.notNull().defaultTo('local')).execute();
         await db.schema.alterTable('departments').addColumn('external_id', 'text').execute();
         await db.schema.createIndex('departments_external').on('departments').columns(['source', 'external_id']).execute();
+        await db.schema.alterTable('groups').addColumn('source', 'text', (c) => c.notNull().defaultTo('local')).execute();
+        await db.schema.alterTable('groups').addColumn('external_id', 'text').execute();
         await db.schema
           .createTable('department_admins')
           .addColumn('dept_id', big, (c) => c.notNull().references('departments.id').onDelete('cascade'))
@@ -1322,6 +1324,7 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('department_admins').ifExists().execute();
         await db.schema.dropIndex('departments_external').ifExists().execute();
         for (const c of ['external_id', 'source', 'feature_policy', 'quota']) await db.schema.alterTable('departments').dropColumn(c).execute();
+        for (const c of ['external_id', 'source']) await db.schema.alterTable('groups').dropColumn(c).execute();
         await db.schema.dropIndex('users_dept_name').ifExists().execute();
         await db.schema.dropIndex('users_external').ifExists().execute();
         await db.schema.dropIndex('users_employee_no').ifExists().execute();

@@ -342,6 +342,10 @@ export interface GroupsTable {
   /** unique */
   name: string;
   created_at: number;
+  /** 'local', or 'ldap' for a group the directory sync keeps */
+  source: Generated<string>;
+  /** the directory's id of the group (entryUUID or DN) */
+  external_id: Generated<string | null>;
 }
 
 export interface GroupMembersTable {

@@ -3,3 +3,4 @@ export { renderWithProviders, signIn, testUser, testHome, testFeaturePolicy } fr
 export type { RenderWithProvidersOptions, TestSession } from './render';
 export { ferryZones, ferryRow, ferryFile, ferryDetail, inboxItem, folderFile, HASH } from './ferry';
 export { button, settled, panelOf, toasts, pickOption } from './queries';
+export { useInlineStylesOnly } from './styles';

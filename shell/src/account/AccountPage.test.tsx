@@ -4,12 +4,14 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { appStore, userInfoAtom } from '@app/shared';
 import { fakeModules } from '../testing/fakeRemotes';
 import { fakeApi, renderShell, resetShell, signedIn } from '../testing/shellHarness';
+import { useInlineStylesOnly } from '@app/shared/test';
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
+useInlineStylesOnly();
 
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const refusal = (message: string, status = 400) => ({ status, data: { code: status === 400 ? 40001 : 40301, result: null, message } });

@@ -8,6 +8,7 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { appStore, envConfigAtom } from '@app/shared';
 import { fakeModules } from '../testing/fakeRemotes';
 import { fakeApi, homeOf, allOn, renderShell, resetShell, signedIn } from '../testing/shellHarness';
+import { useInlineStylesOnly } from '@app/shared/test';
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
@@ -15,6 +16,7 @@ jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.
 configure({ asyncUtilTimeout: 8000 });
 // seven whole flows through the shell with typing: on a loaded 2-core machine one takes close to a minute
 jest.setTimeout(120_000);
+useInlineStylesOnly();
 
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const policy = {

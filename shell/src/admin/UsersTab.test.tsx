@@ -15,27 +15,13 @@ import {
   type AdminUser,
   type EffectiveFeaturePolicy,
 } from '@app/shared';
-import { button, panelOf, pickOption, renderWithProviders } from '@app/shared/test';
+import { button, panelOf, pickOption, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { UsersTab } from './UsersTab';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected,
-// and each popup (select, tree select, menu, tooltip) asks it for every ancestor to align
-// itself, and the table for its container: seconds per popup. Here only inline styles count
-// (the tests find things by text and label, never by visibility).
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 
 const GB = 1024 ** 3;
 const policyOverride = { personalSpace: null, publicSpace: null, workflow: null, ferrySpaces: null };

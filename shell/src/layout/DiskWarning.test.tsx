@@ -1,6 +1,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { api } from '@app/shared';
 import { DiskWarning } from './DiskWarning';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 afterEach(() => jest.restoreAllMocks());
 

@@ -1,5 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import { LoadingScreen } from './LoadingScreen';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 // Each tick is scheduled after React renders the previous one, so time advances tick by tick.
 function elapse(ms: number) {

@@ -5,6 +5,9 @@ import { resetRegisteredRemotes } from '../federation/remotes';
 import { LoadingScreen } from '../pages/LoadingScreen';
 import { allOn, fakeApi, fullConfig, homeOf } from '../testing/shellHarness';
 import { hashEntry, isSimpleMode, startUp } from './startup';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
 const mockedRegister = registerRemotes as jest.MockedFunction<typeof registerRemotes>;

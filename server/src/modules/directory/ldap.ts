@@ -3,7 +3,7 @@
 // size limit), a person's departments from the OU path of their DN or from an attribute, and
 // sign-in by binding as the person.
 import { Client, EqualityFilter, InvalidCredentialsError, type Entry } from 'ldapts';
-import type { DirectoryEntry } from './sync';
+import type { DirectoryAnswer, DirectoryEntry, DirectoryGroup } from './sync';
 
 export interface LdapSettings {
   enabled: boolean;
@@ -15,6 +15,11 @@ export interface LdapSettings {
   baseDn: string;
   userFilter: string;
   attributes: { userName: string; displayName: string; mail: string; mobile: string; employeeNo: string };
+  /** groups synced as 用户组 ('' for none), their name and member (DN) attributes */
+  groupFilter: string;
+  groupBaseDn: string;
+  groupNameAttribute: string;
+  groupMemberAttribute: string;
   /** 'ou': the OUs between the base DN and the person; 'attribute': a path like 研发中心/前端组 in `departmentAttribute` */
   departmentsFrom: 'ou' | 'attribute';
   departmentAttribute: string;
@@ -32,6 +37,10 @@ export const DEFAULT_LDAP_SETTINGS: LdapSettings = {
   bindDn: '',
   baseDn: '',
   userFilter: '(objectClass=inetOrgPerson)',
+  groupFilter: '(objectClass=groupOfNames)',
+  groupBaseDn: '',
+  groupNameAttribute: 'cn',
+  groupMemberAttribute: 'member',
   attributes: { userName: 'uid', displayName: 'cn', mail: 'mail', mobile: 'mobile', employeeNo: 'employeeNumber' },
   departmentsFrom: 'ou',
   departmentAttribute: 'departmentNumber',
@@ -88,6 +97,13 @@ function unescapeDnValue(v: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+/** A DN compared without case or spaces around its separators. */
+export function normaliseDn(dn: string): string {
+  return rdns(dn)
+    .map((r) => `${r.type}=${r.value.toLowerCase()}`)
+    .join(',');
+}
+
 /** The OU names between the base DN and the entry, from the top down. */
 export function ouPath(dn: string, baseDn: string): string[] {
   const entry = rdns(dn);
@@ -136,6 +152,39 @@ export class LdapDirectory {
     return { people: people.length, sample: people.slice(0, 5).map((p) => `${p.userName}（${p.nickName}）`) };
   }
 
+  /** The people and (when a group filter is set) the groups of the directory. */
+  async read(): Promise<DirectoryAnswer> {
+    const people = await this.people();
+    const { settings: s } = await this.settings();
+    if (!s.groupFilter) return { people, groups: [] };
+    const byDn = new Map(people.map((p) => [normaliseDn(p.dn ?? ''), p.externalId]));
+    const { client } = await this.serviceClient();
+    const groups: DirectoryGroup[] = [];
+    try {
+      const base = s.groupBaseDn || s.baseDn;
+      for await (const page of client.searchPaginated(base, {
+        scope: 'sub',
+        filter: s.groupFilter,
+        attributes: [s.groupNameAttribute, s.groupMemberAttribute, 'entryUUID'],
+        paged: { pageSize: PAGE_SIZE },
+      })) {
+        for (const e of page.searchEntries) {
+          const name = first(e[s.groupNameAttribute]);
+          if (!name) continue;
+          const raw = e[s.groupMemberAttribute];
+          const dns = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+          const memberIds = dns.map((dn) => byDn.get(normaliseDn(dn))).filter((x): x is string => !!x);
+          groups.push({ externalId: first(e.entryUUID) || e.dn.toLowerCase(), name, memberIds: [...new Set(memberIds)] });
+        }
+      }
+    } catch (err) {
+      throw new DirectoryUnavailable(`读取目录中的用户组失败：${describe(err)}`);
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+    return { people, groups };
+  }
+
   /** Every person under the base DN that the filter selects, in pages. */
   async people(): Promise<DirectoryEntry[]> {
     const { client, s } = await this.serviceClient();
@@ -150,6 +199,7 @@ export class LdapDirectory {
           const guid = e.objectGUID;
           const externalId = first(e.entryUUID) || (Buffer.isBuffer(guid) ? guid.toString('hex') : '') || e.dn.toLowerCase();
           out.push({
+            dn: e.dn,
             externalId,
             userName,
             nickName: first(e[a.displayName]) || userName,

@@ -13,6 +13,10 @@ export const LdapSettingsBodySchema = Type.Object(
     bindPassword: Type.Optional(Type.String({ maxLength: 500, description: '绑定密码：加密保存，不会返回；不给出时保持原值，空字符串为清除' })),
     baseDn: Type.Optional(Type.String({ maxLength: 500, description: '基准 DN：在其下查找用户；部门取其下的 OU' })),
     userFilter: Type.Optional(Type.String({ maxLength: 1000, description: '用户筛选条件，如 (objectClass=inetOrgPerson)' })),
+    groupFilter: Type.Optional(Type.String({ maxLength: 1000, description: '用户组筛选条件，如 (objectClass=groupOfNames)；为空时不同步用户组' })),
+    groupBaseDn: Type.Optional(Type.String({ maxLength: 500, description: '在其下查找用户组（为空时同基准 DN）' })),
+    groupNameAttribute: Type.Optional(Attr('用户组名称属性（如 cn）')),
+    groupMemberAttribute: Type.Optional(Attr('成员属性（值为成员的 DN，如 member）')),
     attributes: Type.Optional(
       Type.Object({
         userName: Type.Optional(Attr('用户名属性（如 uid、sAMAccountName）')),

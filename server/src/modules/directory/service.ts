@@ -11,7 +11,7 @@ import { readSetting, writeSetting } from '../settings/repository';
 import { recordAction } from '../people/repository';
 import { assertSystemAdmin } from '../users/service';
 import { DEFAULT_LDAP_SETTINGS, DirectoryUnavailable, LdapDirectory, type LdapSettings } from './ldap';
-import type { DirectoryEntry, DirectorySource, DirectorySync, SyncSummary } from './sync';
+import type { DirectoryAnswer, DirectoryEntry, DirectorySource, DirectorySync, SyncSummary } from './sync';
 
 const SEAL_PURPOSE = 'ldap-bind-password';
 const LEASE_MS = 15 * 60 * 1000;
@@ -54,7 +54,13 @@ function clean(body: SettingsBody, current: LdapSettings): LdapSettings {
     if (!/^ldaps?:\/\/[^\s/]+/i.test(s.url)) throw badRequest('目录服务器地址应为 ldap://主机:端口 或 ldaps://主机:端口');
     if (!s.baseDn) throw badRequest('请填写基准 DN（如 dc=example,dc=com）');
   }
+  s.groupFilter = s.groupFilter.trim();
+  s.groupBaseDn = s.groupBaseDn.trim();
   if (s.userFilter && !/^\(.*\)$/.test(s.userFilter)) throw badRequest('用户筛选条件应是一个用括号括起来的 LDAP 过滤器，如 (objectClass=inetOrgPerson)');
+  if (s.groupFilter && !/^\(.*\)$/.test(s.groupFilter)) throw badRequest('用户组筛选条件应是一个用括号括起来的 LDAP 过滤器，如 (objectClass=groupOfNames)');
+  for (const [k, v] of [['用户组名称属性', s.groupNameAttribute], ['成员属性', s.groupMemberAttribute]] as const) {
+    if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(v)) throw badRequest(`${k}应为一个 LDAP 属性名`);
+  }
   for (const [k, v] of Object.entries(s.attributes)) {
     if (!/^[A-Za-z][A-Za-z0-9-]*$/.test(v)) throw badRequest(`属性映射“${k}”应为一个 LDAP 属性名`);
   }
@@ -149,10 +155,10 @@ export class DirectoryService {
 
   // ---- runs ----
 
-  private async fetch(source: DirectorySource): Promise<DirectoryEntry[]> {
-    if (source === 'ldap') return this.ldap.people();
+  private async fetch(source: DirectorySource): Promise<DirectoryAnswer> {
+    if (source === 'ldap') return this.ldap.read();
     if (!this.dingtalk) throw badRequest('未配置钉钉通讯录同步');
-    return this.dingtalk();
+    return { people: await this.dingtalk(), groups: [] };
   }
 
   /** The DingTalk feed (directory/dingtalk.ts), set when DingTalk is configured. */
@@ -174,7 +180,7 @@ export class DirectoryService {
     return Number(row.id);
   }
 
-  private async finishRun(id: number, status: RunView['status'], summary: SyncSummary | null, error = '', entries: DirectoryEntry[] | null = null) {
+  private async finishRun(id: number, status: RunView['status'], summary: SyncSummary | null, error = '', entries: DirectoryAnswer | null = null) {
     await this.db
       .updateTable('directory_runs')
       .set({ status, summary: summary ? JSON.stringify(summary) : '', error, finished_at: Date.now(), entries: entries ? JSON.stringify(entries) : null })
@@ -190,7 +196,7 @@ export class DirectoryService {
     if (caller) assertSystemAdmin(caller);
     return this.withLease(source, async () => {
       const id = await this.insertRun(source, trigger, caller, now);
-      let entries: DirectoryEntry[];
+      let entries: DirectoryAnswer;
       try {
         entries = await this.fetch(source);
       } catch (err) {
@@ -222,7 +228,7 @@ export class DirectoryService {
     if (Number(latest?.id) !== Number(run.id)) throw new AppError(409, 40903, '之后又同步过，请使用最新的同步计划');
     const source = run.source as DirectorySource;
     return this.withLease(source, async () => {
-      const entries = JSON.parse(run.entries!) as DirectoryEntry[];
+      const entries = JSON.parse(run.entries!) as DirectoryAnswer;
       const plan = await this.sync.plan(source, entries, await this.maxDisable(source));
       if (plan.summary.refused) {
         await this.finishRun(Number(run.id), 'refused', plan.summary, plan.summary.refused);
@@ -238,7 +244,7 @@ export class DirectoryService {
         targetType: 'directory',
         targetId: String(run.id),
         targetName: source === 'ldap' ? 'LDAP' : '钉钉',
-        detail: `新增 ${s.adds}，更新 ${s.updates}，调动 ${s.moves}，停用 ${s.disables}，新建部门 ${s.departmentsToCreate.length}`,
+        detail: `新增 ${s.adds}，更新 ${s.updates}，调动 ${s.moves}，停用 ${s.disables}，新建部门 ${s.departmentsToCreate.length}，用户组 新增 ${s.groups.adds} 更新 ${s.groups.updates} 删除 ${s.groups.removes}`,
       });
       return this.getRun(String(run.id));
     });

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database, DepartmentRow, UserRow } from '../../db/types';
 import type { AuthService } from '../auth/service';
 import { createDepartmentPaths, DepartmentPaths, type PlacedDepartment } from '../organizations/paths';
+import { replaceGroupMembers } from '../organizations/repository';
 import type { OrganizationsService } from '../organizations/service';
 import { cleanEmail, cleanEmployeeNo, cleanNickName, cleanUserName, mobileOrEmpty, type UsersService } from '../users/service';
 import { userNameKey } from '../users/repository';
@@ -28,6 +29,21 @@ export interface DirectoryEntry {
   deptPath: string[];
   /** DingTalk: the unionId that DingTalk sign-in finds the account by */
   unionId?: string;
+  /** LDAP: the entry's DN (groups name their members by it) */
+  dn?: string;
+}
+
+/** A group as a directory answers: its members by their directory ids. */
+export interface DirectoryGroup {
+  externalId: string;
+  name: string;
+  memberIds: string[];
+}
+
+/** What one read of a directory gives. */
+export interface DirectoryAnswer {
+  people: DirectoryEntry[];
+  groups: DirectoryGroup[];
 }
 
 export interface SyncSummary {
@@ -41,6 +57,8 @@ export interface SyncSummary {
   /** people skipped: a local administrator or an account of another source holds the user name, or a bad user name */
   conflicts: { userName: string; reason: string }[];
   departmentsToCreate: string[];
+  /** 用户组 kept in step with the directory's groups: made, changed (name or members), removed */
+  groups: { adds: number; updates: number; removes: number };
   samples: {
     adds: string[];
     updates: { userName: string; changes: string[] }[];
@@ -70,6 +88,7 @@ interface Plan {
   summary: SyncSummary;
   items: Planned[];
   disables: UserRow[];
+  groups: { add: DirectoryGroup[]; update: { id: number; group: DirectoryGroup }[]; remove: number[] };
 }
 
 export class DirectorySync {
@@ -80,7 +99,8 @@ export class DirectorySync {
     private readonly auth: AuthService,
   ) {}
 
-  async plan(source: DirectorySource, entries: DirectoryEntry[], maxDisablePercent: number): Promise<Plan> {
+  async plan(source: DirectorySource, answer: DirectoryAnswer, maxDisablePercent: number): Promise<Plan> {
+    const entries = answer.people;
     const conflicts: SyncSummary['conflicts'] = [];
     const tree = await DepartmentPaths.load(this.db);
     const mine = await this.db.selectFrom('users').selectAll().where('source', '=', source).execute();
@@ -194,6 +214,7 @@ export class DirectorySync {
       const pct = Math.round((disables.length / enabledBefore) * 1000) / 10;
       refused = `本次同步将停用 ${disables.length} 人（占已同步用户的 ${pct}%），超过设定的 ${maxDisablePercent}%，未做任何修改；如确属人员变动，请调高“停用比例上限”后重新同步`;
     }
+    const groups = await this.planGroups(source, answer.groups);
     const adds = items.filter((i) => !i.user);
     const updates = items.filter((i) => i.user && i.changes.length);
     const moves = items.filter((i) => i.user && i.move);
@@ -201,6 +222,7 @@ export class DirectorySync {
     return {
       items,
       disables,
+      groups,
       summary: {
         total: entries.length,
         adds: adds.length,
@@ -210,6 +232,7 @@ export class DirectorySync {
         unchanged: items.filter((i) => i.user && !touched.has(i)).length,
         conflicts,
         departmentsToCreate: toCreate,
+        groups: { adds: groups.add.length, updates: groups.update.length, removes: groups.remove.length },
         samples: {
           adds: adds.slice(0, SAMPLES).map((i) => i.entry.userName),
           updates: updates.slice(0, SAMPLES).map((i) => ({ userName: i.user!.user_name, changes: i.changes })),
@@ -228,27 +251,26 @@ export class DirectorySync {
       await this.db.updateTable('departments').set({ source }).where('id', '=', id).execute();
     });
     const deptId = (p: Planned) => ('id' in p.dept ? p.dept.id : made.get(p.dept.create)!);
+    // new people, a chunk to a transaction
+    const fresh = plan.items.filter((p) => !p.user);
+    await this.users.createMany(
+      fresh.map((p) => ({
+        userName: p.entry.userName,
+        nickName: p.clean.nickName,
+        password: '',
+        passwordHash: NO_LOCAL_PASSWORD,
+        deptId: deptId(p),
+        mobile: p.clean.mobile,
+        email: p.clean.email,
+        employeeNo: p.clean.employeeNo,
+        source,
+        externalId: p.entry.externalId,
+        isLdapUser: source === 'ldap',
+        dingtalkUnionId: p.entry.unionId ?? null,
+      })),
+    );
     for (const p of plan.items) {
-      if (!p.user) {
-        const user = await this.users.createUser(
-          {
-            userName: p.entry.userName,
-            nickName: p.clean.nickName,
-            password: '',
-            passwordHash: NO_LOCAL_PASSWORD,
-            deptId: deptId(p),
-            mobile: p.clean.mobile,
-            email: p.clean.email,
-            employeeNo: p.clean.employeeNo,
-            source,
-            externalId: p.entry.externalId,
-          },
-          { enforcePolicy: false },
-        );
-        if (source === 'ldap') await this.db.updateTable('users').set({ is_ldap_user: 1 }).where('id', '=', user.id).execute();
-        if (p.entry.unionId) await this.db.updateTable('users').set({ dingtalk_union_id: p.entry.unionId }).where('id', '=', user.id).where('dingtalk_union_id', 'is', null).execute();
-        continue;
-      }
+      if (!p.user) continue;
       if (p.changes.length || p.move) {
         await this.users.updateUser(p.user, {
           nickName: p.clean.nickName,
@@ -267,5 +289,68 @@ export class DirectorySync {
       }
     }
     for (const u of plan.disables) await this.auth.setDisabled(u.id, true);
+    await this.applyGroups(source, plan.groups);
+  }
+
+  /** The directory's groups against the 用户组 of that source: by id, then by name and members. */
+  private async planGroups(source: DirectorySource, groups: DirectoryGroup[]): Promise<Plan['groups']> {
+    const mine = await this.db.selectFrom('groups').selectAll().where('source', '=', source).execute();
+    const byExternal = new Map(mine.map((g) => [g.external_id ?? '', g]));
+    const members = new Map<number, Set<string>>();
+    if (mine.length) {
+      const rows = await this.db
+        .selectFrom('group_members')
+        .innerJoin('users', 'users.id', 'group_members.user_id')
+        .select(['group_members.group_id', 'users.external_id'])
+        .where('group_members.group_id', 'in', mine.map((g) => g.id))
+        .execute();
+      for (const r of rows) {
+        const set = members.get(Number(r.group_id)) ?? new Set<string>();
+        set.add(r.external_id ?? '');
+        members.set(Number(r.group_id), set);
+      }
+    }
+    const plan: Plan['groups'] = { add: [], update: [], remove: [] };
+    const seen = new Set<number>();
+    for (const g of groups) {
+      const existing = byExternal.get(g.externalId);
+      if (!existing) {
+        plan.add.push(g);
+        continue;
+      }
+      seen.add(Number(existing.id));
+      const now = members.get(Number(existing.id)) ?? new Set<string>();
+      const same = now.size === g.memberIds.length && g.memberIds.every((m) => now.has(m));
+      if (!same || !existing.name.startsWith(g.name)) plan.update.push({ id: Number(existing.id), group: g });
+    }
+    for (const g of mine) if (!seen.has(Number(g.id))) plan.remove.push(Number(g.id));
+    return plan;
+  }
+
+  private async applyGroups(source: DirectorySource, groups: Plan['groups']): Promise<void> {
+    if (!groups.add.length && !groups.update.length && !groups.remove.length) return;
+    const ids = new Map<string, number>();
+    for (const u of await this.db.selectFrom('users').select(['id', 'external_id']).where('source', '=', source).execute()) ids.set(u.external_id ?? '', Number(u.id));
+    const memberIds = (g: DirectoryGroup) => g.memberIds.map((m) => ids.get(m)).filter((x): x is number => x !== undefined);
+    // a local group of the same name keeps its name: the directory's gets a suffix
+    const nameFor = async (trx: Kysely<Database>, name: string, self: number | null) => {
+      const taken = await trx.selectFrom('groups').select(['id', 'source']).where('name', '=', name).executeTakeFirst();
+      return taken && Number(taken.id) !== self ? `${name}（${source === 'ldap' ? 'LDAP' : '钉钉'}）` : name;
+    };
+    await this.db.transaction().execute(async (trx) => {
+      for (const g of groups.add) {
+        const row = await trx
+          .insertInto('groups')
+          .values({ name: await nameFor(trx, g.name, null), created_at: Date.now(), source, external_id: g.externalId })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await replaceGroupMembers(trx, Number(row.id), memberIds(g));
+      }
+      for (const { id, group } of groups.update) {
+        await trx.updateTable('groups').set({ name: await nameFor(trx, group.name, id) }).where('id', '=', id).execute();
+        await replaceGroupMembers(trx, id, memberIds(group));
+      }
+      if (groups.remove.length) await trx.deleteFrom('groups').where('id', 'in', groups.remove).execute();
+    });
   }
 }

@@ -332,36 +332,42 @@ export class PeopleImport {
     const passwords: { userName: string; nickName: string; initialPassword: string }[] = [];
     let added = 0;
     let updated = 0;
+    // new people: passwords made and hashed first (on the thread pool, in parallel), then written
+    // a chunk to a transaction
+    const fresh = p.resolved.filter((r) => !r.existing);
+    const initial = fresh.map(() => generatePassword(policy));
+    const hashes: string[] = [];
+    for (let i = 0; i < initial.length; i += 64) hashes.push(...(await Promise.all(initial.slice(i, i + 64).map((pw) => hashInitialPassword(pw)))));
+    const created = await this.users.createMany(
+      fresh.map((r, i) => {
+        const w = r.wanted;
+        return {
+          userName: w.userName,
+          nickName: w.nickName,
+          password: '',
+          passwordHash: hashes[i],
+          deptId: deptOf(r) ?? null,
+          mobile: w.mobile,
+          email: w.email,
+          employeeNo: w.employeeNo,
+          quota: w.quota ?? null,
+          isAdmin: w.roles?.includes('admin'),
+          isDocAdmin: w.roles?.includes('docAdmin'),
+          isFlowAdmin: w.roles?.includes('flowAdmin'),
+          isTagAdmin: w.roles?.includes('tagAdmin'),
+          isAuditAdmin: w.roles?.includes('auditAdmin'),
+          mustChangePassword: true,
+        };
+      }),
+    );
+    for (const [i, user] of created.entries()) {
+      if (fresh[i].wanted.disabled) await this.auth.setDisabled(user.id, true);
+      passwords.push({ userName: user.user_name, nickName: user.nick_name, initialPassword: initial[i] });
+      added++;
+    }
     for (const r of p.resolved) {
       const w = r.wanted;
-      if (!r.existing) {
-        // a long random password, changed at the first sign-in: hashed at a lower cost (see hashInitialPassword)
-        const initialPassword = generatePassword(policy);
-        const user = await this.users.createUser(
-          {
-            userName: w.userName,
-            nickName: w.nickName,
-            password: initialPassword,
-            passwordHash: await hashInitialPassword(initialPassword),
-            deptId: deptOf(r) ?? null,
-            mobile: w.mobile,
-            email: w.email,
-            employeeNo: w.employeeNo,
-            quota: w.quota ?? null,
-            isAdmin: w.roles?.includes('admin'),
-            isDocAdmin: w.roles?.includes('docAdmin'),
-            isFlowAdmin: w.roles?.includes('flowAdmin'),
-            isTagAdmin: w.roles?.includes('tagAdmin'),
-            isAuditAdmin: w.roles?.includes('auditAdmin'),
-            mustChangePassword: true,
-          },
-          { enforcePolicy: false },
-        );
-        if (w.disabled) await this.auth.setDisabled(user.id, true);
-        passwords.push({ userName: user.user_name, nickName: user.nick_name, initialPassword });
-        added++;
-        continue;
-      }
+      if (!r.existing) continue;
       if (!r.changes.length) continue;
       const u = r.existing;
       const deptId = deptOf(r);

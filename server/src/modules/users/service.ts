@@ -34,6 +34,10 @@ export interface NewUserInput {
   quota?: number | null;
   source?: 'local' | 'ldap' | 'dingtalk';
   externalId?: string | null;
+  /** signs in through the directory (LDAP) */
+  isLdapUser?: boolean;
+  /** the DingTalk user (unionId) the account is bound to */
+  dingtalkUnionId?: string | null;
 }
 
 /** The user-info fields of spec section 3, without the token. */
@@ -105,7 +109,8 @@ export function cleanEmployeeNo(raw: string | undefined): string {
 
 async function assertEmployeeNoFree(db: Kysely<Database>, employeeNo: string, self: number | null): Promise<void> {
   if (!employeeNo) return;
-  const other = await db.selectFrom('users').select('id').where('employee_no', '=', employeeNo).executeTakeFirst();
+  // `<> ''` lets the partial unique index answer (users_employee_no)
+  const other = await db.selectFrom('users').select('id').where('employee_no', '=', employeeNo).where('employee_no', '<>', '').executeTakeFirst();
   if (other && Number(other.id) !== self) throw conflict(`工号“${employeeNo}”已被其他用户使用`);
 }
 
@@ -141,65 +146,87 @@ export class UsersService {
    * `enforcePolicy` is off only for the first administrator, whose password the operator chose.
    */
   async createUser(input: NewUserInput, options: { enforcePolicy?: boolean } = {}): Promise<UserRow> {
-    const userName = cleanUserName(input.userName);
-    const nickName = cleanNickName(input.nickName, userName);
     if (options.enforcePolicy !== false && input.passwordHash === undefined) {
       const violation = passwordPolicyViolation(await this.settings.passwordPolicy(), input.password);
       if (violation) throw badRequest(violation);
     }
+    const passwordHash = input.passwordHash ?? (await hashPassword(input.password));
+    const env = await this.settings.environmentConfig();
+    const rootId = await this.organizations.ensureRootDepartment();
+    return this.db.transaction().execute((trx) => this.insertAccount(trx, { ...input, passwordHash }, env.personalFolderName, rootId));
+  }
+
+  /**
+   * Many accounts (批量导入, 目录同步), each with its hashed password, `chunk` to a transaction: one
+   * commit per chunk rather than per person. A refused one refuses its chunk.
+   */
+  async createMany(inputs: (NewUserInput & { passwordHash: string })[], chunk = 200): Promise<UserRow[]> {
+    const env = await this.settings.environmentConfig();
+    const rootId = await this.organizations.ensureRootDepartment();
+    const out: UserRow[] = [];
+    for (let i = 0; i < inputs.length; i += chunk) {
+      const part = inputs.slice(i, i + chunk);
+      out.push(
+        ...(await this.db.transaction().execute(async (trx) => {
+          const made: UserRow[] = [];
+          for (const input of part) made.push(await this.insertAccount(trx, input, env.personalFolderName, rootId));
+          return made;
+        })),
+      );
+    }
+    return out;
+  }
+
+  /** Checks and writes one account inside the caller's transaction. */
+  private async insertAccount(db: Kysely<Database>, input: NewUserInput & { passwordHash: string }, personalFolderName: string, rootId: number): Promise<UserRow> {
+    const userName = cleanUserName(input.userName);
+    const nickName = cleanNickName(input.nickName, userName);
     const key = userNameKey(userName);
-    if (await findUserByKey(this.db, key)) throw conflict('该用户名已被使用');
+    if (await findUserByKey(db, key)) throw conflict('该用户名已被使用');
     const mobile = cleanMobile(input.mobile);
     const email = cleanEmail(input.email);
     const employeeNo = cleanEmployeeNo(input.employeeNo);
-    await assertEmployeeNoFree(this.db, employeeNo, null);
-
-    let deptId: number;
-    if (input.deptId === undefined || input.deptId === null) {
-      deptId = await this.organizations.ensureRootDepartment();
-    } else {
-      if (!(await findDepartment(this.db, input.deptId))) throw badRequest('所选部门不存在');
+    await assertEmployeeNoFree(db, employeeNo, null);
+    let deptId = rootId;
+    if (input.deptId !== undefined && input.deptId !== null) {
+      if (!(await findDepartment(db, input.deptId))) throw badRequest('所选部门不存在');
       deptId = input.deptId;
     }
-
-    const passwordHash = input.passwordHash ?? (await hashPassword(input.password));
-    const env = await this.settings.environmentConfig();
     const now = Date.now();
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const user = await insertUser(trx, {
-          user_name: userName,
-          user_name_key: key,
-          nick_name: nickName,
-          nick_name_key: searchKey(nickName),
-          password_hash: passwordHash,
-          dept_id: deptId,
-          avatar: '',
-          is_admin: flag(input.isAdmin),
-          is_doc_admin: flag(input.isDocAdmin),
-          is_flow_admin: flag(input.isFlowAdmin),
-          is_tag_admin: flag(input.isTagAdmin),
-          is_ldap_user: 0,
-          allow_backend_login: flag(input.allowBackendLogin),
-          allow_repository_login: flag(input.allowRepositoryLogin),
-          disabled: 0,
-          last_login_at: null,
-          created_at: now,
-          updated_at: now,
-          password_changed_at: now,
-          must_change_password: flag(input.mustChangePassword),
-          mobile,
-          email,
-          employee_no: employeeNo,
-          is_audit_admin: flag(input.isAuditAdmin),
-          quota: input.quota ?? null,
-          source: input.source ?? 'local',
-          external_id: input.externalId ?? null,
-        });
-        await this.credentials.remember(trx, user.id, passwordHash, now);
-        await this.folders.createPersonalRoot(trx, user.id, env.personalFolderName);
-        return user;
+      const user = await insertUser(db, {
+        user_name: userName,
+        user_name_key: key,
+        nick_name: nickName,
+        nick_name_key: searchKey(nickName),
+        password_hash: input.passwordHash,
+        dept_id: deptId,
+        avatar: '',
+        is_admin: flag(input.isAdmin),
+        is_doc_admin: flag(input.isDocAdmin),
+        is_flow_admin: flag(input.isFlowAdmin),
+        is_tag_admin: flag(input.isTagAdmin),
+        is_ldap_user: flag(input.isLdapUser),
+        allow_backend_login: flag(input.allowBackendLogin),
+        allow_repository_login: flag(input.allowRepositoryLogin),
+        disabled: 0,
+        last_login_at: null,
+        created_at: now,
+        updated_at: now,
+        password_changed_at: now,
+        must_change_password: flag(input.mustChangePassword),
+        mobile,
+        email,
+        employee_no: employeeNo,
+        is_audit_admin: flag(input.isAuditAdmin),
+        quota: input.quota ?? null,
+        source: input.source ?? 'local',
+        external_id: input.externalId ?? null,
+        dingtalk_union_id: input.dingtalkUnionId ?? null,
       });
+      await this.credentials.remember(db, user.id, input.passwordHash, now);
+      await this.folders.createPersonalRoot(db, user.id, personalFolderName);
+      return user;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(/employee/i.test(String(err)) ? `工号“${employeeNo}”已被其他用户使用` : '该用户名已被使用');
       throw err;

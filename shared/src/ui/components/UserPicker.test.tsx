@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { api, type DepartmentNode, type OrgUser, type UserGroup } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { UserPicker, USER_PICKER_PAGE_SIZE, type UserPickerProps } from './UserPicker';
+
+useInlineStylesOnly();
 
 jest.setTimeout(30_000);
 

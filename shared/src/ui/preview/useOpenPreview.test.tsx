@@ -1,7 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, ApiError, decodePreviewData, Messages } from '@app/shared';
-import { renderWithProviders, toasts } from '@app/shared/test';
+import { renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { resetPreviewableCache, useOpenPreview, type OpenPreviewTarget } from './useOpenPreview';
+
+useInlineStylesOnly();
 
 jest.setTimeout(20_000);
 

@@ -15,27 +15,13 @@ import {
   type AdminUser,
   type Paged,
 } from '@app/shared';
-import { button, panelOf, renderWithProviders, toasts } from '@app/shared/test';
+import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { DepartmentsTab, USER_DRAG_TYPE } from './DepartmentsTab';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected,
-// and each popup (select, tree select, tooltip, confirmation) asks it for every ancestor to
-// align itself: seconds per popup on a loaded machine. Here only inline styles count (the
-// tests find things by text and label, never by visibility).
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 
 const noPolicy = { personalSpace: null, publicSpace: null, workflow: null, ferrySpaces: null };
 const dept = (o: Partial<AdminDepartmentNode> & Pick<AdminDepartmentNode, 'id' | 'name' | 'parentId' | 'path'>): AdminDepartmentNode => ({

@@ -7,25 +7,13 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { directoryApi, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
-import { button, renderWithProviders } from '@app/shared/test';
+import { button, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { DirectoryTab } from './DirectoryTab';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected:
-// seconds per popup on a loaded machine. Here only inline styles count.
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 
 afterEach(() => jest.restoreAllMocks());
 

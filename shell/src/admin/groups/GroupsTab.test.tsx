@@ -5,26 +5,13 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { adminApi, api, httpInstance, type OrgUser, type UserGroup } from '@app/shared';
-import { button, panelOf, renderWithProviders, toasts } from '@app/shared/test';
+import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { GroupsTab } from './GroupsTab';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected,
-// and each popup asks it for every ancestor to align itself: seconds per popup on a loaded
-// machine. Here only inline styles count (the tests find things by text and label).
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 
 const admins: UserGroup = { id: 'g1', name: '管理员组', memberCount: 3 };
 const editors: UserGroup = { id: 'g2', name: '编辑组', memberCount: 0 };

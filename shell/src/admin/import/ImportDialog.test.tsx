@@ -7,26 +7,14 @@ import { useState } from 'react';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminApi, DOWNLOAD_FRAME_ATTR, type ImportPlan, type ImportResult } from '@app/shared';
-import { button, panelOf, renderWithProviders } from '@app/shared/test';
+import { button, panelOf, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { ExportMenu, EXPORT_TIP } from './ExportMenu';
 import { ImportDialog } from './ImportDialog';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected,
-// seconds per popup on a loaded machine; here only inline styles count.
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 
 afterEach(() => {
   jest.restoreAllMocks();

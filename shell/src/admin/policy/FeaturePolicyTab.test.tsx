@@ -3,8 +3,10 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminApi, api, type EffectiveFeaturePolicy, type FeaturePolicy, type OrgUser } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { FeaturePolicyTab } from './FeaturePolicyTab';
+
+useInlineStylesOnly();
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);

@@ -4,8 +4,10 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminApi, type AdminUploadPolicy, type QuotaOverview } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { QuotaTab } from './QuotaTab';
+
+useInlineStylesOnly();
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);

@@ -3,21 +3,20 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, Col, Form, InputNumber, Progress, Row, Skeleton, Space, Statistic, Table, Tag, Typography, theme } from 'antd';
 import { adminApi, formatBytes, notify, type QuotaOverview } from '@app/shared';
+import { personLabel } from '../personLabel';
+import { bytesToGb, gbToBytes } from '../units';
 
-const GB = 1024 ** 3;
 /** From this share of the quota on, a person is flagged. */
 const WARN_PERCENT = 90;
 
 type LargestUser = QuotaOverview['largestUsers'][number];
 type LargestFolder = QuotaOverview['largestFolders'][number];
 
-const userLabel = (u: Pick<LargestUser, 'userName' | 'nickName'>) =>
-  u.nickName && u.nickName !== u.userName ? `${u.nickName}（${u.userName}）` : u.userName;
-
 /** Share of the quota used, one decimal; null when the quota is unlimited. */
 const percentOf = (u: LargestUser) => (u.quota > 0 ? Math.round((u.used / u.quota) * 1000) / 10 : null);
 
-const toGb = (bytes: number) => (bytes > 0 ? Math.round((bytes / GB) * 100) / 100 : null);
+/** The quota in GB; null when unlimited. */
+const toGb = (bytes: number) => (bytes > 0 ? bytesToGb(bytes) : null);
 
 export function QuotaTab() {
   const [form] = Form.useForm<{ quotaGb: number | null }>();
@@ -48,7 +47,7 @@ export function QuotaTab() {
   const save = async ({ quotaGb }: { quotaGb: number | null }) => {
     setSaving(true);
     try {
-      const personalQuota = quotaGb ? Math.round(quotaGb * GB) : 0;
+      const personalQuota = quotaGb ? gbToBytes(quotaGb) : 0;
       // the other upload settings are written back as they are now
       const policy = await adminApi.getUploadPolicy();
       await adminApi.setUploadPolicy({ ...policy, personalQuota });
@@ -128,7 +127,7 @@ export function QuotaTab() {
                 const p = percentOf(u);
                 return (
                   <Space size={4} wrap>
-                    <span>{userLabel(u)}</span>
+                    <span>{personLabel(u)}</span>
                     {p != null && p >= 100 ? <Tag color="error">已超额</Tag> : p != null && p >= WARN_PERCENT ? <Tag color="warning">即将用满</Tag> : null}
                   </Space>
                 );
@@ -149,7 +148,7 @@ export function QuotaTab() {
                         size="small"
                         status={p >= 100 ? 'exception' : 'normal'}
                         strokeColor={p >= WARN_PERCENT && p < 100 ? token.colorWarning : undefined}
-                        aria-label={`${userLabel(u)}已用 ${p}%`}
+                        aria-label={`${personLabel(u)}已用 ${p}%`}
                       />
                     )}
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>

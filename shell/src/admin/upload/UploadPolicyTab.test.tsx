@@ -3,8 +3,10 @@
 import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { adminApi, type AdminUploadPolicy } from '@app/shared';
-import { renderWithProviders } from '@app/shared/test';
+import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { UploadPolicyTab } from './UploadPolicyTab';
+
+useInlineStylesOnly();
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);

@@ -4,8 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Form, InputNumber, Radio, Skeleton, Switch } from 'antd';
 import { adminApi, notify, type AdminUploadPolicy } from '@app/shared';
-
-const GB = 1024 ** 3;
+import { bytesToGb, gbToBytes } from '../units';
 
 interface UploadPolicyForm {
   chunkCheck: boolean;
@@ -20,7 +19,7 @@ const toForm = (p: AdminUploadPolicy): UploadPolicyForm => ({
   chunkCheck: p.chunkCheck,
   rapidUpload: p.rapidUpload,
   rapidUploadOrganization: p.rapidUploadOrganization,
-  maxFileSizeGb: Math.round((p.maxFileSize / GB) * 10) / 10,
+  maxFileSizeGb: bytesToGb(p.maxFileSize, 1),
   maxFileCount: p.maxFileCount,
 });
 
@@ -50,7 +49,7 @@ export function UploadPolicyTab() {
         chunkCheck: !!values.chunkCheck,
         rapidUpload: !!values.rapidUpload,
         rapidUploadOrganization: !!values.rapidUploadOrganization,
-        maxFileSize: Math.round(values.maxFileSizeGb * GB),
+        maxFileSize: gbToBytes(values.maxFileSizeGb),
         maxFileCount: values.maxFileCount,
       });
       form.setFieldsValue(toForm(saved));

@@ -4,25 +4,13 @@
 // handed over cannot be handed over again.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, leaverApi, type AdminUser, type HandoverPreview, type HandoverResult } from '@app/shared';
-import { button, panelOf, renderWithProviders, toasts } from '@app/shared/test';
+import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { LeaverDialog } from './LeaverDialog';
 
 configure({ asyncUtilTimeout: 8000 });
 jest.setTimeout(60_000);
 
-// jsdom answers getComputedStyle by matching every rule of every stylesheet antd has injected:
-// seconds per popup. Here only inline styles count (the tests find things by text and label).
-const realComputedStyle = window.getComputedStyle;
-beforeAll(() => {
-  window.getComputedStyle = (el: Element) => {
-    const style = document.createElement('div').style;
-    style.cssText = (el as HTMLElement).style?.cssText ?? '';
-    return style;
-  };
-});
-afterAll(() => {
-  window.getComputedStyle = realComputedStyle;
-});
+useInlineStylesOnly();
 afterEach(() => jest.restoreAllMocks());
 
 const lisi: AdminUser = {

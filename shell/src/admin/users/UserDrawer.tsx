@@ -11,20 +11,14 @@ import {
   type AdminScope,
   type AdminUser,
   type EffectiveFeaturePolicy,
-  type FeaturePolicy,
   type FeaturePolicyOverride,
   type UpdateAdminUserBody,
-  FEATURE_LABELS,
 } from '@app/shared';
+import { FEATURE_CHOICE_OPTIONS, FEATURE_SWITCHES, fromFeatureChoice, toFeatureChoice, type FeatureChoice } from '../featureChoice';
+import { bytesToGb, gbToBytes } from '../units';
 import { useLastShown } from './passwordOnce';
-import { UserFields, bytesToGb, gbToBytes, type UserFieldValues } from './UserFormModal';
+import { UserFields, type UserFieldValues } from './UserFormModal';
 
-type FeatureKey = keyof FeaturePolicy;
-const FEATURES = (Object.keys(FEATURE_LABELS) as FeatureKey[]).map((key) => ({ key, label: FEATURE_LABELS[key] }));
-
-type Choice = 'inherit' | 'on' | 'off';
-const toChoice = (v: boolean | null): Choice => (v === null ? 'inherit' : v ? 'on' : 'off');
-const fromChoice = (c: Choice): boolean | null => (c === 'inherit' ? null : c === 'on');
 const onOff = (v: boolean) => (v ? '开启' : '关闭');
 
 const initialValues = (u: AdminUser): UserFieldValues => ({
@@ -63,7 +57,7 @@ function FeaturePolicyFields({
 }) {
   return (
     <Space orientation="vertical" size={10} style={{ width: '100%' }}>
-      {FEATURES.map(({ key, label }) => {
+      {FEATURE_SWITCHES.map(({ key, label }) => {
         const changed = own[key] !== policy.own[key];
         const hint = !changed
           ? `生效：${onOff(policy.effective[key])}（${policy.source[key]}）`
@@ -73,16 +67,12 @@ function FeaturePolicyFields({
         return (
           <Space key={key} wrap>
             <span style={{ display: 'inline-block', width: 72 }}>{label}</span>
-            <Select<Choice>
+            <Select<FeatureChoice>
               aria-label={label}
               style={{ width: 110 }}
-              value={toChoice(own[key])}
-              onChange={(c) => onChange({ ...own, [key]: fromChoice(c) })}
-              options={[
-                { value: 'inherit', label: '继承' },
-                { value: 'on', label: '开启' },
-                { value: 'off', label: '关闭' },
-              ]}
+              value={toFeatureChoice(own[key])}
+              onChange={(c) => onChange({ ...own, [key]: fromFeatureChoice(c) })}
+              options={FEATURE_CHOICE_OPTIONS}
             />
             <Typography.Text type={changed ? 'warning' : 'secondary'}>{hint}</Typography.Text>
           </Space>
@@ -143,7 +133,7 @@ export function UserDrawer({
       return; // the form shows what is wrong
     }
     const body = changedFields(user, values);
-    const policyChanged = !!policy && !!own && FEATURES.some(({ key }) => own[key] !== policy.own[key]);
+    const policyChanged = !!policy && !!own && FEATURE_SWITCHES.some(({ key }) => own[key] !== policy.own[key]);
     if (Object.keys(body).length === 0 && !policyChanged) {
       notify.info('没有需要保存的修改');
       onClose();

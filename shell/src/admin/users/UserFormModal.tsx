@@ -5,7 +5,6 @@ import { useMemo, useState } from 'react';
 import {
   ADMIN_ROLE_LABELS,
   ADMIN_ROLES,
-  BYTE_BASE,
   adminApi,
   type AdminDepartmentNode,
   type AdminRole,
@@ -13,10 +12,7 @@ import {
   type CreateAdminUserBody,
 } from '@app/shared';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
-
-const GB = BYTE_BASE ** 3;
-export const gbToBytes = (gb: number) => Math.round(gb * GB);
-export const bytesToGb = (bytes: number) => Math.round((bytes / GB) * 100) / 100;
+import { gbToBytes } from '../units';
 
 /** mainland China mobile numbers */
 export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;

@@ -6,6 +6,9 @@ import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell } from '../
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { browserExit } from './browserExit';
 import { resetDingtalkSdkForTests } from './DingtalkQrPanel';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));

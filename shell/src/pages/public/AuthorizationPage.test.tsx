@@ -4,6 +4,9 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import { fakeModules } from '../../testing/fakeRemotes';
 import { fakeApi, renderShell, resetShell, signedIn } from '../../testing/shellHarness';
 import { browserExit } from '../login/browserExit';
+import { useInlineStylesOnly } from '@app/shared/test';
+
+useInlineStylesOnly();
 
 jest.mock('@ant-design/colors/es/generate', () => jest.requireActual('@ant-design/colors/lib/generate'));
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));

@@ -2,8 +2,10 @@
 // download, and the server's paging.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, DOWNLOAD_FRAME_ATTR } from '@app/shared';
-import { inboxItem, renderWithProviders } from '@app/shared/test';
+import { inboxItem, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { FerryInboxTable } from './FerryInboxTable';
+
+useInlineStylesOnly();
 
 configure({ defaultHidden: true });
 jest.setTimeout(60_000);

@@ -20,9 +20,12 @@ import {
   pickOption,
   renderWithProviders,
   toasts,
+  useInlineStylesOnly,
 } from '@app/shared/test';
 import { FerrySendForm, type FerrySendFormProps } from './FerrySendForm';
 
+
+useInlineStylesOnly();
 // antd's injected styles make ByRole's visibility check slow in jsdom (see remote-workflow's harness)
 configure({ defaultHidden: true });
 jest.setTimeout(60_000);

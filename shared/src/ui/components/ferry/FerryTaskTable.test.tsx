@@ -4,8 +4,10 @@ import { act, configure, fireEvent, screen, waitFor, within } from '@testing-lib
 import { useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { api, announceFerryChange, FERRY_CHANGED_EVENT, FERRY_TAB_STATUSES, type FerryTab, type FerryTaskDetail } from '@app/shared';
-import { button, ferryDetail, ferryFile, ferryRow, HASH, panelOf, renderWithProviders, settled, toasts } from '@app/shared/test';
+import { button, ferryDetail, ferryFile, ferryRow, HASH, panelOf, renderWithProviders, settled, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { FerryTaskTable, type FerryTaskTableProps } from './FerryTaskTable';
+
+useInlineStylesOnly();
 
 configure({ defaultHidden: true });
 jest.setTimeout(60_000);
