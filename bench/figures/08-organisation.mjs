@@ -3,7 +3,7 @@
 // PostgreSQL database per part when BENCH_DATABASE_URL is set (postgres://…/any: databases
 // yd_bench_org_* are created next to it and dropped at the end).
 // 1. 目录同步 of 10,000 people in 500 departments from a private OpenLDAP (the fixture of the
-//    server's tests, bench/lib/directory.ts): LDAP settings saved with base ou=总部, then the first
+//    server's tests, run by server/test/support/slapd-launcher.ts): LDAP settings saved with base ou=总部, then the first
 //    sync (POST /api/Admin/Directory/Ldap/Sync, the plan, + POST …/Runs/{id}/Apply) and a
 //    re-sync without changes (plan + apply), against the raw paged read of the same people with
 //    ldapsearch (-E pr=500). Goals: first sync ≤ 60 s, re-sync ≤ 10 s.
@@ -208,10 +208,10 @@ async function freshServer() {
 
 /* ---------------------------------------------------------------- 1. directory sync */
 
-/** Starts bench/lib/directory.ts under tsx; resolves with its connection data and stop(). */
+/** Starts server/test/support/slapd-launcher.ts under tsx; resolves with its connection data and stop(). */
 function startDirectory(people, departments, seed) {
   const tsx = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [path.join(ROOT, 'bench', 'lib', 'directory.ts'), String(people), String(departments), String(seed)], {
+  const child = spawn(tsx, [path.join(ROOT, 'server', 'test', 'support', 'slapd-launcher.ts'), String(people), String(departments), String(seed)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -224,8 +224,13 @@ function startDirectory(people, departments, seed) {
     const lines = readline.createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       const info = JSON.parse(line);
+      const active = info.people.filter((p) => !p.disabled).length;
       resolve({
         ...info,
+        // counts: the figure prints and records these
+        people: info.people.length,
+        active,
+        departments: info.departments.length,
         async stop() {
           child.stdin.end();
           const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -89,7 +89,7 @@ async function searchUser(page, keyword) {
  * description and a stop().
  */
 async function startDirectory(people) {
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'e2e', 'support', 'directory.ts'), String(people)], {
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'server', 'test', 'support', 'slapd-launcher.ts'), String(people)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -341,6 +341,8 @@ function run(cmd: string, args: string[], input?: string, timeout = 0): Promise<
       if (err && typeof (err as NodeJS.ErrnoException).code === 'string') reject(err);
       else resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
+    // a tool that exits without reading its input (ldapsearch) closes the pipe: its exit code tells
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }

@@ -75,12 +75,14 @@ export async function createDepartmentPaths(
   made: (id: number) => Promise<void> = async () => undefined,
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
+  // the departments there before: a new one's parent is either among them or made here earlier
+  const before = paths.length ? await DepartmentPaths.load(db) : null;
   for (const full of paths) {
     const segments = full.split('/');
     const parentFull = segments.slice(0, -1).join('/');
     let parentId = ids.get(parentFull);
     if (parentId === undefined) {
-      const now = await DepartmentPaths.load(db);
+      const now = before!;
       const parent = segments.length === 2 ? now.root : now.find(now.relative(segments.slice(0, -1)));
       if (!parent) throw new Error(`上级部门“${parentFull}”不存在`);
       parentId = Number(parent.id);
