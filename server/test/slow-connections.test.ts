@@ -226,27 +226,63 @@ describe('slow and idle connections', () => {
       socket.destroy();
     });
 
-    test('read slowly but steadily, it is received whole', async () => {
+    /** A download whose reader is paused; `readFor` takes a short read every `every` ms. */
+    async function pausedDownload() {
       const socket = net.connect(port, '127.0.0.1');
       socket.on('error', () => {});
       await new Promise((r) => socket.once('connect', r));
-      let received = 0;
+      let head = '';
+      let body = 0;
       let closed = false;
-      socket.on('data', (d: Buffer) => (received += d.length));
+      socket.on('data', (d: Buffer) => {
+        if (head.endsWith('\r\n\r\n')) {
+          body += d.length;
+          return;
+        }
+        const text = head + d.toString('latin1');
+        const end = text.indexOf('\r\n\r\n');
+        if (end < 0) head = text;
+        else {
+          head = text.slice(0, end + 4);
+          body += d.length - (head.length - (text.length - d.length));
+        }
+      });
       socket.once('close', () => (closed = true));
       socket.pause();
       socket.write(request());
+      const readFor = async (ms: number, every = 500) => {
+        const start = Date.now();
+        while (!closed && body < size && Date.now() - start < ms) {
+          await sleep(every);
+          socket.resume();
+          await sleep(2);
+          socket.pause();
+        }
+      };
+      return { socket, readFor, body: () => body, head: () => head, closed: () => closed };
+    }
+
+    test('read slowly but steadily, it is received whole', async () => {
+      const d = await pausedDownload();
       // a short read every 500 ms: the server waits on the client most of the time, never 1.5 s
-      const start = Date.now();
-      while (!closed && received < size && Date.now() - start < 30_000) {
-        await sleep(500);
-        socket.resume();
-        await sleep(2);
-        socket.pause();
+      await d.readFor(30_000);
+      expect(d.head()).toMatch(/^HTTP\/1\.1 200/);
+      expect(d.body()).toBe(size);
+      d.socket.destroy();
+    });
+
+    test('a pause of the server’s own (its event loop blocked for 2.5 s) does not cut a client that had stopped reading just before', async () => {
+      const d = await pausedDownload();
+      // the buffers fill and nothing moves; before the client’s 1.5 s are up, the whole process blocks
+      await sleep(600);
+      const blockedUntil = Date.now() + 2500;
+      while (Date.now() < blockedUntil) {
+        // the server does nothing else either
       }
-      expect(closed).toBe(false);
-      expect(received).toBeGreaterThan(size);
-      socket.destroy();
+      await d.readFor(30_000, 300);
+      expect(d.closed() && d.body() < size).toBe(false);
+      expect(d.body()).toBe(size);
+      d.socket.destroy();
     });
   });
 });

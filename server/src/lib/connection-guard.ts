@@ -94,6 +94,8 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
   const cuts: Record<CutReason, number> = { refused: 0, body: 0, send: 0 };
   let lastLog = 0;
   let timer: NodeJS.Timeout | null = null;
+  let lastSweep = 0;
+  const interval = sweepIntervalMs(options);
 
   const noteCut = (reason: CutReason, address: string, now: number) => {
     cuts[reason] += 1;
@@ -136,7 +138,20 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
 
   const sweep = () => {
     const now = Date.now();
+    // The server's own pause (a long garbage collection, a blocked event loop) is not the
+    // client's delay: after a sweep that came far too late, every clock starts again.
+    const stalled = lastSweep > 0 && now - lastSweep > interval * 3;
+    lastSweep = now;
     for (const w of watched.values()) {
+      if (stalled) {
+        if (w.body) {
+          w.body.since = now;
+          w.body.mark = w.socket.bytesRead;
+        }
+        w.sendSince = now;
+        w.sendMark = sentProgress(w.socket);
+        continue;
+      }
       const { socket } = w;
       if (socket.destroyed) continue;
       const body = w.body;
@@ -174,7 +189,8 @@ export function guardConnections(server: Server, options: ConnectionGuardOptions
   server.on('request', onRequest);
   const start = () => {
     if (timer || (options.bodyTimeoutMs <= 0 && options.sendTimeoutMs <= 0)) return;
-    timer = setInterval(sweep, sweepIntervalMs(options));
+    lastSweep = 0;
+    timer = setInterval(sweep, interval);
     timer.unref();
   };
   const stop = () => {
