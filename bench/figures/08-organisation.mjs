@@ -18,7 +18,7 @@
 //    50 ms, against exceljs loading the same file in this process. Goals: check + apply ≤ 30 s,
 //    server RSS growth ≤ 100 MB.
 // BENCH_ORG_PEOPLE (default 10000), BENCH_ORG_USERS (100000), BENCH_ORG_IMPORT_ROWS (10000) and
-// BENCH_ORG_QUERIES (200) make it smaller.
+// BENCH_ORG_QUERIES (200) make it smaller; BENCH_ORG_PARTS=directory,users,import runs only those parts.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -38,6 +38,7 @@ const USERS = Number(process.env.BENCH_ORG_USERS || 100_000);
 const IMPORT_ROWS = Number(process.env.BENCH_ORG_IMPORT_ROWS || 10_000);
 const QUERIES = Number(process.env.BENCH_ORG_QUERIES || 200);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || '';
+const PARTS = new Set((process.env.BENCH_ORG_PARTS || 'directory,users,import').split(',').map((p) => p.trim()));
 const DIRECTORY_DEPARTMENTS = Math.max(1, Math.min(500, Math.round(PEOPLE / 20)));
 const DIRECTORY_SEED = 8;
 const CENTRES = Math.max(1, Math.min(50, Math.round(USERS / 2_000)));
@@ -673,8 +674,8 @@ async function partImport() {
 
 export async function run() {
   console.log(`database: ${DIALECT}${DATABASE_URL ? ' (a fresh database per part, from BENCH_DATABASE_URL)' : ' (set BENCH_DATABASE_URL=postgres://… for PostgreSQL)'}; ${os.cpus().length} CPUs\n`);
-  const directory = await partDirectory();
-  const usersPage = await partUsersPage();
-  const importing = await partImport();
+  const directory = PARTS.has('directory') ? await partDirectory() : null;
+  const usersPage = PARTS.has('users') ? await partUsersPage() : null;
+  const importing = PARTS.has('import') ? await partImport() : null;
   return { database: DIALECT, directory, usersPage, import: importing };
 }

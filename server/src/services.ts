@@ -68,7 +68,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const recycle = new RecycleService(db, folders, formatTime, config.recycleRetentionDays);
   const policies = new PoliciesService(db, folders, settings, formatTime);
   const credentials = new Credentials(db, settings);
-  const users = new UsersService(db, settings, organizations, folders, credentials);
+  const users = new UsersService(db, settings, organizations, folders, credentials, config.databaseUrl ? 4 : 1);
   const box = SecretBox.load(config.secretKey, config.dataDir);
   const auth = new AuthService(db, users, config, credentials, box);
   const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);

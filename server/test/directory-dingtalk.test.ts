@@ -71,6 +71,13 @@ describe.each(databaseKinds())('DingTalk contacts sync (%s)', (kind) => {
     // DingTalk sign-in of a synced person finds their account
     const dev7 = await ok(app(), 'POST', '/api/login/LoginWithDingtalk', { query: { code: 'code-dev7', appId: 'dingapp' } });
     expect(dev7.userName).toBe('dev007');
+    // made by the sync, the account has no password here: 个人设置 says so and the change is refused
+    const security = await ok(app(), 'GET', '/api/account/Security', { token: dev7.token });
+    expect(security.passwordElsewhere).toBe('你的账号由钉钉同步而来，没有本系统的密码，请用钉钉登录');
+    const change = await call(app(), 'POST', '/api/account/changepassword', { token: dev7.token, body: { oldPassword: 'x', newPassword: 'Another-pass-42' } });
+    expect(change.body.message).toBe(security.passwordElsewhere);
+    // the early account bound by the sync keeps the password it had
+    expect((await ok(app(), 'GET', '/api/account/Security', { token: early.token })).passwordElsewhere).toBeNull();
   });
 
   test('a re-sync changes nothing; a member who left is disabled, not deleted', async () => {

@@ -102,6 +102,17 @@ maybe('LDAP directory sync', () => {
       const signedIn = await login(app(), p.uid, PERSON_PASSWORD(p.uid));
       expect(signedIn.token).toBeTruthy();
       expect(signedIn.isLdapUser).toBe(true);
+      // 个人设置 says where the password is changed, and the change call refuses with the same words
+      const security = await ok(app(), 'GET', '/api/account/Security', { token: signedIn.token });
+      expect(security.passwordElsewhere).toBe('你的账号使用公司目录（LDAP）的密码登录，请在目录中修改密码');
+      const change = await call(app(), 'POST', '/api/account/changepassword', {
+        token: signedIn.token,
+        body: { oldPassword: PERSON_PASSWORD(p.uid), newPassword: 'Another-pass-42' },
+      });
+      expect(change.status).toBe(400);
+      expect(change.body.message).toBe(security.passwordElsewhere);
+      const local = await ok(app(), 'GET', '/api/account/Security', { token: adminToken });
+      expect(local.passwordElsewhere).toBeNull();
       const wrong = await call(app(), 'POST', '/api/login', { body: { userName: p.uid, password: 'not-it', mode: 'password' } });
       expect(wrong.status).toBe(400);
       // no local password: an administrator's reset is refused, the directory owns it

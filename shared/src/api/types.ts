@@ -75,6 +75,8 @@ export interface AccountSecurity {
   totpRequired: boolean;
   passwordChangedAt: string;
   passwordExpiresAt: string | null;
+  /** why the password is changed elsewhere (a directory account); null: 修改密码 works here */
+  passwordElsewhere: string | null;
 }
 
 /** POST /api/account/Totp/Begin */

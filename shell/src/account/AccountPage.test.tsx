@@ -19,7 +19,7 @@ const policy = {
   minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
   historyCount: 3, expiryDays: 90, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
 };
-const security = { totpBound: false, totpRequired: false, passwordChangedAt: '2026-11-01 09:00', passwordExpiresAt: '2027-01-30 09:00' };
+const security = { totpBound: false, totpRequired: false, passwordChangedAt: '2026-11-01 09:00', passwordExpiresAt: '2027-01-30 09:00', passwordElsewhere: null };
 const sessions = [
   { id: '7', current: true, createdAt: '2026-11-24 08:00', lastSeenAt: '2026-11-24 10:00', ip: '10.0.0.7', device: 'Chrome · Windows' },
   { id: '9', current: false, createdAt: '2026-11-20 19:00', lastSeenAt: '2026-11-21 08:00', ip: '10.0.0.9', device: 'Safari · iOS' },
@@ -99,6 +99,15 @@ it('修改密码 checks the policy and the confirmation in the page, puts the se
   expect(bodies.at(-1)).toEqual({ oldPassword: 'Right-one1', newPassword: 'Better-pass1' });
   await waitFor(() => expect(inCard.getByLabelText('原密码')).toHaveValue(''));
   expect(api.calls.filter((c) => c === 'GET /api/account/Sessions').length).toBeGreaterThan(1);
+});
+
+it('a directory account is told to change its password in the directory, with no form to fill', async () => {
+  const note = '你的账号使用公司目录（LDAP）的密码登录，请在目录中修改密码';
+  accountApi({ 'GET /api/account/Security': () => envelope({ ...security, passwordElsewhere: note }) });
+  renderShell('/account');
+  expect(await screen.findByText(note)).toBeInTheDocument();
+  expect(screen.queryByLabelText('原密码')).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: /确认修改|修改密码|保\s*存/ })).not.toBeInTheDocument();
 });
 
 it('binds TOTP from the dialog with the key shown, and signs another browser out', async () => {

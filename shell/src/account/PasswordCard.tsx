@@ -1,7 +1,8 @@
 // 修改密码: the old password, then a new one under the policy (the checklist ticks while the
-// user types). The other sessions end; this one stays.
+// user types). The other sessions end; this one stays. A directory account changes it in the
+// directory: the card says so instead.
 import { useEffect, useState } from 'react';
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { api, isApiError, notify, passwordChecks, type AccountSecurity, type PasswordPolicy } from '@app/shared';
 import { PasswordChecklist } from '../pages/login/PasswordChecklist';
 
@@ -36,6 +37,14 @@ export function PasswordCard({ security, onChanged }: { security: AccountSecurit
       setBusy(false);
     }
   };
+
+  if (security?.passwordElsewhere) {
+    return (
+      <Card title="修改密码" size="small">
+        <Alert type="info" showIcon title={security.passwordElsewhere} />
+      </Card>
+    );
+  }
 
   return (
     <Card title="修改密码" size="small">

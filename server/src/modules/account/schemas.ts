@@ -8,6 +8,9 @@ export const SecuritySchema = Type.Object(
     totpRequired: Type.Boolean({ description: '管理员要求使用动态口令（此时不能解除绑定）' }),
     passwordChangedAt: Type.String({ description: '密码最近一次修改的时间' }),
     passwordExpiresAt: Type.Union([Type.String(), Type.Null()], { description: '密码到期时间；策略不限期时为 null' }),
+    passwordElsewhere: Type.Union([Type.String(), Type.Null()], {
+      description: '密码不在本系统修改时的说明（目录 LDAP 账号、钉钉同步且无本地密码的账号）；可以修改时为 null',
+    }),
   },
   { title: '账号安全' },
 );

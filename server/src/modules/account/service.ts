@@ -5,6 +5,7 @@ import type { Database, SessionRow, UserRow } from '../../db/types';
 import { notFound } from '../../lib/errors';
 import type { TimeFormatter } from '../../lib/time';
 import type { Credentials } from '../auth/credentials';
+import { passwordKeptElsewhere } from '../auth/password';
 import { avatarName, avatarUrl, type AvatarStore } from './avatars';
 import { deviceOf } from './device';
 import type { MySession, Security } from './schemas';
@@ -27,6 +28,7 @@ export class AccountService {
       totpRequired: policy.totpRequired || user.totp_required === 1,
       passwordChangedAt: this.formatTime(changed),
       passwordExpiresAt: policy.expiryDays > 0 ? this.formatTime(changed + policy.expiryDays * DAY_MS) : null,
+      passwordElsewhere: passwordKeptElsewhere(user),
     };
   }
 

@@ -58,6 +58,11 @@ export class Credentials {
   }
 
   /** Adds a password to the account's history and keeps only the newest rows. */
+  /** The first password of a new account: nothing older to trim. */
+  async rememberFirst(db: Kysely<Database>, userId: number, hash: string, now: number): Promise<void> {
+    await db.insertInto('password_history').values({ user_id: userId, password_hash: hash, created_at: now }).execute();
+  }
+
   async remember(db: Kysely<Database>, userId: number, hash: string, now: number): Promise<void> {
     await db.insertInto('password_history').values({ user_id: userId, password_hash: hash, created_at: now }).execute();
     const old = await db

@@ -91,3 +91,16 @@ export function generatePassword(policy: PasswordPolicy): string {
     if (!passwordPolicyViolation(policy, candidate)) return candidate;
   }
 }
+
+/** The password hash of an account made by a directory: nothing verifies against it. */
+export const NO_LOCAL_PASSWORD = '!directory';
+
+/**
+ * Why the account's password cannot be changed in 云文档 (its directory keeps it), or null.
+ * 个人设置 shows it instead of the form; the change call refuses with it.
+ */
+export function passwordKeptElsewhere(user: { source: string; password_hash: string | null }): string | null {
+  if (user.source === 'ldap') return '你的账号使用公司目录（LDAP）的密码登录，请在目录中修改密码';
+  if (user.password_hash === NO_LOCAL_PASSWORD) return '你的账号由钉钉同步而来，没有本系统的密码，请用钉钉登录';
+  return null;
+}

@@ -8,7 +8,7 @@ import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../.
 import { findUserById, findUserByKey, markSignedIn, setUserDisabled, userNameKey } from '../users/repository';
 import { mobileOrEmpty, type UsersService } from '../users/service';
 import type { Credentials } from './credentials';
-import { verifyPassword } from './password';
+import { passwordKeptElsewhere, verifyPassword } from './password';
 import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
 import { acceptedStep, newTotpSecret, totpUri } from './totp';
 import { DingTalkClient, type DingTalkUser } from './dingtalk';
@@ -371,6 +371,8 @@ export class AuthService {
   /** POST /api/account/changepassword: the old password, then a new one under the policy; the user's other sessions end. */
   async changePassword(user: UserRow, session: SessionRow, body: { oldPassword: string; newPassword: string }, ip: string): Promise<{ revoked: number }> {
     const now = Date.now();
+    const elsewhere = passwordKeptElsewhere(user);
+    if (elsewhere) throw badRequest(elsewhere);
     await this.assertNotThrottled(user.user_name_key, ip, now);
     if (!(await verifyPassword(body.oldPassword, user.password_hash))) {
       await this.fail(user.user_name_key, ip, now);

@@ -7,6 +7,7 @@
 // administrator disabled here, is enabled again by an administrator, not by the sync.
 import type { Kysely } from 'kysely';
 import type { Database, DepartmentRow, UserRow } from '../../db/types';
+import { NO_LOCAL_PASSWORD } from '../auth/password';
 import type { AuthService } from '../auth/service';
 import { createDepartmentPaths, DepartmentPaths, type PlacedDepartment } from '../organizations/paths';
 import { replaceGroupMembers } from '../organizations/repository';
@@ -70,8 +71,6 @@ export interface SyncSummary {
 }
 
 const SAMPLES = 10;
-/** an account made by a directory has no local password: nothing verifies against this */
-const NO_LOCAL_PASSWORD = '!directory';
 
 interface Planned {
   entry: DirectoryEntry;

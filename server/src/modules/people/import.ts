@@ -17,7 +17,7 @@ import { userNameKey } from '../users/repository';
 import { recordAction } from './repository';
 import { ROLE_LABELS, type Role } from './schemas';
 import { rolesOf } from './scope';
-import type { SheetRow } from './sheet';
+import type { Sheet } from './sheet';
 import type { AuthService } from '../auth/service';
 
 export const COLUMNS = ['用户名', '昵称', '部门', '工号', '手机', '邮箱', '角色', '个人空间配额(GB)', '状态'] as const;
@@ -71,14 +71,14 @@ const STATUS = new Map<string, boolean>([
 ]);
 
 /** The sheet's rows by column name; a header that lacks 用户名 refuses the whole file. */
-export function rowsOf(sheet: SheetRow[]): { rows: ImportRow[]; formulaErrors: RowError[] } {
+export function rowsOf({ rows: sheet, total }: Sheet): { rows: ImportRow[]; formulaErrors: RowError[] } {
   if (!sheet.length) throw badRequest('文件中没有内容，请使用下载的模板');
   const header = sheet[0].cells.map((c) => c.replace(/\s|\*/g, ''));
   const at = (name: string) => header.findIndex((h) => h === name.replace(/\s/g, '') || h.startsWith(name.replace(/\(.*$/, '')));
   const index = Object.fromEntries(COLUMNS.map((c) => [c, at(c)])) as Record<(typeof COLUMNS)[number], number>;
   if (index['用户名'] < 0) throw badRequest(`第 1 行须为表头，且含“用户名”列（模板的列为：${COLUMNS.join('、')}）`);
+  if (total - 1 > MAX_ROWS) throw badRequest(`一次最多导入 ${MAX_ROWS.toLocaleString('en-US')} 行，本文件有 ${(total - 1).toLocaleString('en-US')} 行，请分批导入`);
   const data = sheet.slice(1);
-  if (data.length > MAX_ROWS) throw badRequest(`一次最多导入 ${MAX_ROWS.toLocaleString('en-US')} 行，本文件有 ${data.length.toLocaleString('en-US')} 行，请分批导入`);
   const formulaErrors: RowError[] = [];
   const rows = data.map((r) => {
     const get = (c: (typeof COLUMNS)[number]) => (index[c] >= 0 ? (r.cells[index[c]] ?? '') : '');
@@ -296,7 +296,7 @@ export class PeopleImport {
   }
 
   /** POST /api/Admin/Users/Import: reads and checks; keeps the rows for the apply; writes no person. */
-  async check(caller: UserRow, sheet: SheetRow[], mode: ImportMode, fileName: string): Promise<ImportPlan> {
+  async check(caller: UserRow, sheet: Sheet, mode: ImportMode, fileName: string): Promise<ImportPlan> {
     const { rows, formulaErrors } = rowsOf(sheet);
     const p = await this.plan(caller, rows, formulaErrors, mode);
     const importId = crypto.randomBytes(12).toString('hex');

@@ -33,7 +33,7 @@ import multipart from '@fastify/multipart';
 import { badRequest } from '../../lib/errors';
 import { assertSystemAdmin } from '../users/service';
 import { contentDisposition } from '../downloads/http';
-import { COLUMNS } from './import';
+import { COLUMNS, MAX_ROWS } from './import';
 import { readSheet, writeSheet } from './sheet';
 
 export const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -342,7 +342,7 @@ export const peopleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const modeField = part.fields.mode as { value?: unknown } | undefined;
       const mode = modeField?.value ?? (req.query as { mode?: string }).mode ?? 'upsert';
       if (mode !== 'upsert' && mode !== 'sync') throw badRequest('导入方式应为 upsert（追加和更新）或 sync（全量同步）');
-      return ok(await importer.check(req.user(), await readSheet(bytes, part.filename ?? ''), mode, part.filename ?? ''));
+      return ok(await importer.check(req.user(), await readSheet(bytes, part.filename ?? '', MAX_ROWS + 2), mode, part.filename ?? ''));
     },
   );
 

@@ -1,7 +1,7 @@
 // The people sheet as a file: read from XLSX or CSV (the first worksheet; the first row is the
 // header) and written in either format with the same columns. A formula is never evaluated:
 // the reader reports it, and the writer neutralises text that a spreadsheet would take for one.
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { badRequest } from '../../lib/errors';
 
@@ -30,28 +30,50 @@ function cellText(value: ExcelJS.CellValue): { text: string; formula: boolean } 
   return { text: String(value), formula: false };
 }
 
-async function readXlsx(bytes: Buffer): Promise<SheetRow[]> {
-  const book = new ExcelJS.Workbook();
+/** The rows a sheet holds, of which at most `keep` are kept (the rest only counted). */
+export interface Sheet {
+  rows: SheetRow[];
+  /** rows with content in the file, the header included */
+  total: number;
+}
+
+/**
+ * The first worksheet, read as a stream (the rows as they come, never the workbook's model):
+ * a 10,000-row file costs a few MB, not the tens that loading the workbook takes.
+ */
+async function readXlsx(bytes: Buffer, keep: number): Promise<Sheet> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
+  const rows: SheetRow[] = [];
+  let total = 0;
+  let first: string | null = null;
   try {
-    await book.xlsx.load(bytes as unknown as ArrayBuffer);
+    for await (const worksheet of reader) {
+      const id = String((worksheet as unknown as { id: string | number }).id);
+      first ??= id;
+      for await (const row of worksheet) {
+        if (id !== first || !row.hasValues) continue;
+        total += 1;
+        if (rows.length >= keep) continue;
+        const cells: string[] = [];
+        const formula: boolean[] = [];
+        for (let c = 1; c <= row.cellCount; c++) {
+          const t = cellText(row.getCell(c).value);
+          cells.push(t.text.trim());
+          formula.push(t.formula);
+        }
+        rows.push({ line: row.number, cells, formula });
+      }
+    }
   } catch {
     throw badRequest('无法读取该 Excel 文件，请使用下载的模板（.xlsx）');
   }
-  const sheet = book.worksheets[0];
-  if (!sheet) return [];
-  const rows: SheetRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, line) => {
-    const cells: string[] = [];
-    const formula: boolean[] = [];
-    const count = Math.max(row.cellCount, 0);
-    for (let c = 1; c <= count; c++) {
-      const t = cellText(row.getCell(c).value);
-      cells.push(t.text.trim());
-      formula.push(t.formula);
-    }
-    rows.push({ line, cells, formula });
-  });
-  return rows;
+  return { rows, total };
 }
 
 /** RFC 4180: quoted fields with doubled quotes, commas and line breaks inside quotes, CRLF or LF. */
@@ -89,19 +111,25 @@ export function parseCsv(text: string): string[][] {
   return out;
 }
 
-function readCsv(bytes: Buffer): SheetRow[] {
+function readCsv(bytes: Buffer, keep: number): Sheet {
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (text.includes('\ufffd')) throw badRequest('CSV 文件须为 UTF-8 编码（可用下载的模板另存）');
-  return parseCsv(text)
-    .map((cells, i) => ({ line: i + 1, cells: cells.map((c) => c.trim()), formula: cells.map((c) => FORMULA_LIKE.test(c.trim())) }))
-    .filter((r) => r.cells.some((c) => c !== ''));
+  const rows: SheetRow[] = [];
+  let total = 0;
+  parseCsv(text).forEach((cells, i) => {
+    if (!cells.some((c) => c.trim() !== '')) return;
+    total += 1;
+    if (rows.length < keep) rows.push({ line: i + 1, cells: cells.map((c) => c.trim()), formula: cells.map((c) => FORMULA_LIKE.test(c.trim())) });
+  });
+  return { rows, total };
 }
 
-export async function readSheet(bytes: Buffer, fileName: string): Promise<SheetRow[]> {
+/** Reads an XLSX or CSV file, keeping at most `keep` rows (the header included) and counting all. */
+export async function readSheet(bytes: Buffer, fileName: string, keep = Number.POSITIVE_INFINITY): Promise<Sheet> {
   const lower = fileName.toLowerCase();
   const zip = bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b;
-  if (lower.endsWith('.xlsx') || zip) return readXlsx(bytes);
-  if (lower.endsWith('.csv') || lower.endsWith('.txt')) return readCsv(bytes);
+  if (lower.endsWith('.xlsx') || zip) return readXlsx(bytes, keep);
+  if (lower.endsWith('.csv') || lower.endsWith('.txt')) return readCsv(bytes, keep);
   if (lower.endsWith('.xls')) throw badRequest('不支持旧版 Excel（.xls），请另存为 .xlsx 或 CSV');
   throw badRequest('请上传 Excel（.xlsx）或 CSV 文件');
 }

@@ -139,6 +139,8 @@ export class UsersService {
     private readonly organizations: OrganizationsService,
     private readonly folders: FoldersService,
     private readonly credentials: Credentials,
+    /** transactions createMany may run at once: 1 on SQLite (one connection), a few on PostgreSQL's pool */
+    private readonly concurrentWrites = 1,
   ) {}
 
   /**
@@ -160,36 +162,66 @@ export class UsersService {
    * Many accounts (批量导入, 目录同步), each with its hashed password, `chunk` to a transaction: one
    * commit per chunk rather than per person. A refused one refuses its chunk.
    */
-  async createMany(inputs: (NewUserInput & { passwordHash: string })[], chunk = 200): Promise<UserRow[]> {
+  async createMany(inputs: (NewUserInput & { passwordHash: string })[], chunk = 200): Promise<Pick<UserRow, 'id' | 'user_name' | 'nick_name'>[]> {
     const env = await this.settings.environmentConfig();
     const rootId = await this.organizations.ensureRootDepartment();
-    const out: UserRow[] = [];
-    for (let i = 0; i < inputs.length; i += chunk) {
-      const part = inputs.slice(i, i + chunk);
-      out.push(
-        ...(await this.db.transaction().execute(async (trx) => {
-          const made: UserRow[] = [];
-          for (const input of part) made.push(await this.insertAccount(trx, input, env.personalFolderName, rootId));
-          return made;
-        })),
-      );
-    }
+    // only the names are kept: thousands of whole rows would sit in memory until the end
+    const out: Pick<UserRow, 'id' | 'user_name' | 'nick_name'>[] = new Array(inputs.length);
+    let next = 0;
+    let failed = false;
+    const departments = new Set<number>();
+    const writer = async () => {
+      while (next < inputs.length && !failed) {
+        const from = next;
+        next += chunk;
+        const part = inputs.slice(from, from + chunk);
+        try {
+          await this.db.transaction().execute(async (trx) => {
+            for (const [i, input] of part.entries()) {
+              const u = await this.insertAccount(trx, input, env.personalFolderName, rootId, { departments });
+              out[from + i] = { id: u.id, user_name: u.user_name, nick_name: u.nick_name };
+            }
+          });
+        } catch (err) {
+          failed = true; // no further chunk starts, as when they went one after another
+          throw err;
+        }
+      }
+    };
+    // on PostgreSQL the chunks go in over several connections (each person is a dozen round trips)
+    const writers = Math.max(1, Math.min(this.concurrentWrites, Math.ceil(inputs.length / chunk)));
+    const results = await Promise.allSettled(Array.from({ length: writers }, writer));
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (refused) throw refused.reason;
     return out;
   }
 
-  /** Checks and writes one account inside the caller's transaction. */
-  private async insertAccount(db: Kysely<Database>, input: NewUserInput & { passwordHash: string }, personalFolderName: string, rootId: number): Promise<UserRow> {
+  /**
+   * Checks and writes one account inside the caller's transaction. `bulk` (createMany) leaves the
+   * user name and employee number to the unique indexes (the same Chinese refusal, one round trip
+   * less each) and checks each department once.
+   */
+  private async insertAccount(
+    db: Kysely<Database>,
+    input: NewUserInput & { passwordHash: string },
+    personalFolderName: string,
+    rootId: number,
+    bulk?: { departments: Set<number> },
+  ): Promise<UserRow> {
     const userName = cleanUserName(input.userName);
     const nickName = cleanNickName(input.nickName, userName);
     const key = userNameKey(userName);
-    if (await findUserByKey(db, key)) throw conflict('该用户名已被使用');
+    if (!bulk && (await findUserByKey(db, key))) throw conflict('该用户名已被使用');
     const mobile = cleanMobile(input.mobile);
     const email = cleanEmail(input.email);
     const employeeNo = cleanEmployeeNo(input.employeeNo);
-    await assertEmployeeNoFree(db, employeeNo, null);
+    if (!bulk) await assertEmployeeNoFree(db, employeeNo, null);
     let deptId = rootId;
     if (input.deptId !== undefined && input.deptId !== null) {
-      if (!(await findDepartment(db, input.deptId))) throw badRequest('所选部门不存在');
+      if (!bulk?.departments.has(input.deptId)) {
+        if (!(await findDepartment(db, input.deptId))) throw badRequest('所选部门不存在');
+        bulk?.departments.add(input.deptId);
+      }
       deptId = input.deptId;
     }
     const now = Date.now();
@@ -224,7 +256,8 @@ export class UsersService {
         external_id: input.externalId ?? null,
         dingtalk_union_id: input.dingtalkUnionId ?? null,
       });
-      await this.credentials.remember(db, user.id, input.passwordHash, now);
+      if (bulk) await this.credentials.rememberFirst(db, user.id, input.passwordHash, now);
+      else await this.credentials.remember(db, user.id, input.passwordHash, now);
       await this.folders.createPersonalRoot(db, user.id, personalFolderName);
       return user;
     } catch (err) {
