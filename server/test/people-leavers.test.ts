@@ -5,7 +5,9 @@
 // account disabled and kept, the record of the action); a second handover refused; refusals
 // (successor missing, disabled, the same person, already left; oneself; outside a department
 // administrator's subtree) with the state read back; a department administrator's handover with
-// the shares cancelled. Also the engine's pure handover of tasks.
+// the shares cancelled; the posts (部门负责人, 部门管理员) listed by full path and passed to the
+// successor (no duplicate rows, the leaver keeping none), and a department administrator refused
+// the posts they may not give. Also the engine's pure handover of tasks.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -203,6 +205,8 @@ describe.each(databaseKinds())('离职交接 (%s)', (kind) => {
       runningFlows: 2, // 出差申请, and the ferry task's approval
       shares: { count: 2 },
       ferryTasks: { count: 1 },
+      leaderOf: [],
+      adminOf: [],
     });
 
     const done = await ok(app(), 'POST', `/api/Admin/Users/${leaver.userId}/Handover`, { token: adminToken, body: { successorId: successor.userId, shares: 'keep' } });
@@ -215,6 +219,8 @@ describe.each(databaseKinds())('离职交接 (%s)', (kind) => {
       runningFlows: 2,
       shares: { mode: 'keep', count: 2 },
       ferryTasks: { count: 1 },
+      leaderOf: [],
+      adminOf: [],
     });
 
     // files: under the new folder of the successor's space, names kept, the same bytes
@@ -285,7 +291,7 @@ describe.each(databaseKinds())('离职交接 (%s)', (kind) => {
     // the record of the action
     const actions = await ok(app(), 'GET', '/api/Admin/Actions', { token: adminToken, query: { page: 1, pageSize: 5 } });
     expect(actions.data[0]).toMatchObject({ action: '离职交接', targetType: 'user', targetId: leaver.userId, targetName: leaver.userName, actorName: 'admin' });
-    for (const part of [successor.userName, '个人文件 5 个', '待审批 1 项已转交', '进行中的流程 2 个', '分享 2 个转给接任者', '摆渡任务 1 个转给接任者', '停用']) {
+    for (const part of [successor.userName, '个人文件 5 个', '待审批 1 项已转交', '进行中的流程 2 个', '分享 2 个转给接任者', '摆渡任务 1 个转给接任者', '部门负责人：无', '部门管理员：无', '停用']) {
       expect(actions.data[0].detail).toContain(part);
     }
 
@@ -382,5 +388,103 @@ describe.each(databaseKinds())('离职交接 (%s)', (kind) => {
     );
     expect(records).toHaveLength(1);
     expectError(await handOver(leaver.userId, body), 409, 40901);
+  });
+  test('the posts: the departments led and administered are listed by full path and pass to the successor; a department administrator may not give what they could not', async () => {
+    const hqName = (await ok(app(), 'GET', '/api/Admin/Departments/Tree', { token: adminToken }))[0].name as string;
+    const dept = async (name: string, parentId: string) => (await ok(app(), 'POST', '/api/Admin/Departments', { token: adminToken, body: { name, parentId } })).id as string;
+    const platform = await dept('平台部', hq);
+    const web = await dept('前端组', platform);
+    const market = await dept('市场部', hq);
+    const leaver = await person('离职者丑', web);
+    const successor = await person('接任者寅', web);
+    const marketAdmin = await person('市场管理员', market);
+    const platformAdmin = await person('平台管理员', platform);
+    const setLeader = (id: string, leaderId: string | null) => ok(app(), 'PUT', `/api/Admin/Departments/${id}`, { token: adminToken, body: { leaderId } });
+    const setAdmins = (id: string, userIds: string[]) => ok(app(), 'PUT', `/api/Admin/Departments/${id}/Admins`, { token: adminToken, body: { userIds } });
+    await setLeader(platform, leaver.userId);
+    await setLeader(web, leaver.userId);
+    await setLeader(market, marketAdmin.userId);
+    await setAdmins(market, [leaver.userId, marketAdmin.userId]);
+    await setAdmins(web, [leaver.userId, successor.userId]); // the successor is one already
+    await setAdmins(platform, [platformAdmin.userId]);
+
+    const leaders = async () => {
+      const rows = await app().db.selectFrom('departments').select(['id', 'leader_id']).where('id', 'in', [Number(platform), Number(web), Number(market)]).execute();
+      return Object.fromEntries(rows.map((r) => [String(r.id), r.leader_id === null ? null : String(r.leader_id)]));
+    };
+    const admins = async () =>
+      (
+        await app()
+          .db.selectFrom('department_admins')
+          .select(['dept_id', 'user_id'])
+          .where('dept_id', 'in', [Number(platform), Number(web), Number(market)])
+          .execute()
+      )
+        .map((r) => `${r.dept_id}:${r.user_id}`)
+        .sort();
+    const adminsBefore = await admins();
+
+    // the preview names the departments by full path
+    const posts = {
+      leaderOf: [
+        { id: platform, name: `${hqName}/平台部` },
+        { id: web, name: `${hqName}/平台部/前端组` },
+      ],
+      adminOf: [
+        { id: market, name: `${hqName}/市场部` },
+        { id: web, name: `${hqName}/平台部/前端组` },
+      ],
+    };
+    expect(await ok(app(), 'GET', `/api/Admin/Users/${leaver.userId}/Handover`, { token: adminToken })).toMatchObject(posts);
+    expect(await ok(app(), 'GET', `/api/Admin/Users/${leaver.userId}/Handover`, { token: platformAdmin.token })).toMatchObject(posts);
+
+    // a department administrator: never a 部门管理员's post, nor a leader outside their subtrees; nothing changes
+    const body = { successorId: successor.userId, shares: 'keep' };
+    expectError(await handOver(leaver.userId, body, platformAdmin.token), 403, 40301, /只有系统管理员/);
+    await setAdmins(market, [marketAdmin.userId]);
+    await setAdmins(web, [successor.userId]);
+    await setLeader(market, leaver.userId);
+    expectError(await handOver(leaver.userId, body, platformAdmin.token), 403, 40301, new RegExp(`${hqName}/市场部.*不在您管理的范围内`));
+    expect((await adminRow(leaver.userName)).disabled).toBe(false);
+    expect(await leaders()).toEqual({ [platform]: leaver.userId, [web]: leaver.userId, [market]: leaver.userId });
+    // within their subtree they hand over a leader like the rest
+    const helper = await person('离职者卯', web);
+    await setLeader(market, marketAdmin.userId);
+    await setLeader(web, helper.userId);
+    const byDeptAdmin = await ok(app(), 'POST', `/api/Admin/Users/${helper.userId}/Handover`, { token: platformAdmin.token, body });
+    expect(byDeptAdmin).toMatchObject({ leaderOf: [{ id: web, name: `${hqName}/平台部/前端组` }], adminOf: [] });
+    expect(await leaders()).toEqual({ [platform]: leaver.userId, [web]: successor.userId, [market]: marketAdmin.userId });
+
+    // back to the posts as they were; the system administrator hands them all over
+    await setLeader(web, leaver.userId);
+    await setAdmins(market, [leaver.userId, marketAdmin.userId]);
+    await setAdmins(web, [leaver.userId, successor.userId]);
+    expect(await admins()).toEqual(adminsBefore);
+    const done = await ok(app(), 'POST', `/api/Admin/Users/${leaver.userId}/Handover`, { token: adminToken, body });
+    expect(done).toMatchObject(posts);
+
+    // the successor leads both and administers both (one row each); the leaver holds nothing; the others keep theirs
+    expect(await leaders()).toEqual({ [platform]: successor.userId, [web]: successor.userId, [market]: marketAdmin.userId });
+    expect(await admins()).toEqual(
+      [`${market}:${marketAdmin.userId}`, `${market}:${successor.userId}`, `${platform}:${platformAdmin.userId}`, `${web}:${successor.userId}`].sort(),
+    );
+    expect(await app().db.selectFrom('department_admins').select('dept_id').where('user_id', '=', Number(leaver.userId)).execute()).toEqual([]);
+    expect(await app().db.selectFrom('departments').select('id').where('leader_id', '=', Number(leaver.userId)).execute()).toEqual([]);
+    expect(await ok(app(), 'GET', `/api/Admin/Users/${leaver.userId}/Handover`, { token: adminToken })).toMatchObject({ leaderOf: [], adminOf: [] });
+    expect(await ok(app(), 'GET', `/api/Admin/Users/${successor.userId}/Handover`, { token: adminToken })).toMatchObject(posts);
+    // as the administration shows it, and the successor now administers those departments
+    const tree = await ok(app(), 'GET', '/api/Admin/Departments/Tree', { token: adminToken });
+    const find = (nodes: any[], id: string): any => nodes.map((n) => (n.id === id ? n : find(n.children, id))).find(Boolean);
+    expect(find(tree, web)).toMatchObject({ leader: { userId: successor.userId }, admins: [{ userId: successor.userId }] });
+    expect(find(tree, platform).leader).toMatchObject({ userId: successor.userId });
+    expect(find(tree, market).admins.map((a: any) => a.userId).sort()).toEqual([marketAdmin.userId, successor.userId].sort());
+    const successorTree = await ok(app(), 'GET', '/api/Admin/Departments/Tree', { token: successor.token });
+    expect(successorTree.map((n: any) => n.id).sort()).toEqual([market, web].sort());
+
+    // the record says so, in full paths
+    const actions = await ok(app(), 'GET', '/api/Admin/Actions', { token: adminToken, query: { page: 1, pageSize: 5 } });
+    expect(actions.data[0]).toMatchObject({ action: '离职交接', targetId: leaver.userId });
+    expect(actions.data[0].detail).toContain(`部门负责人：${hqName}/平台部、${hqName}/平台部/前端组 改由接任者担任`);
+    expect(actions.data[0].detail).toContain(`部门管理员：${hqName}/市场部、${hqName}/平台部/前端组 改由接任者担任`);
   });
 });

@@ -6,7 +6,7 @@ export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LA
 export type * from './api/admin';
 export { directoryApi } from './api/directory';
 export type * from './api/directory';
-export { leaverApi, type LeaverApi, type HandoverPreview, type HandoverBody, type HandoverResult, type HandoverSharesChoice } from './api/leavers';
+export { leaverApi, type LeaverApi, type HandoverPreview, type HandoverBody, type HandoverDepartmentPost, type HandoverResult, type HandoverSharesChoice } from './api/leavers';
 export * from './http';
 export * from './state';
 export * from './constants';

@@ -1,10 +1,16 @@
-// 离职交接 (系统管理 › 用户): what a leaving person holds, and the handover of all of it to a
-// successor in one step. System administrators, and department administrators when the leaver
+// 离职交接 (系统管理 › 用户): what a leaving person holds (files, approvals, shares, ferry tasks, and
+// the posts of 部门负责人 and 部门管理员), and the handover of all of it to a successor in one step. System administrators, and department administrators when the leaver
 // and the successor are both in their subtrees (the server refuses the rest with 403/40301).
 import { http, type HttpConfig } from '../http/client';
 
 /** What happens to the leaver's shares: kept (the successor owns them, links keep working) or cancelled. */
 export type HandoverSharesChoice = 'keep' | 'cancel';
+
+/** A department the person holds a post in; `name` is its full path (`总部/研发中心`). */
+export interface HandoverDepartmentPost {
+  id: string;
+  name: string;
+}
 
 /** GET /api/Admin/Users/{userId}/Handover */
 export interface HandoverPreview {
@@ -24,6 +30,10 @@ export interface HandoverPreview {
   shares: { count: number };
   /** ferry tasks not finished yet */
   ferryTasks: { count: number };
+  /** the departments the person leads (部门负责人), by full path */
+  leaderOf: HandoverDepartmentPost[];
+  /** the departments the person administers (部门管理员), by full path */
+  adminOf: HandoverDepartmentPost[];
 }
 
 export interface HandoverBody {
@@ -43,6 +53,10 @@ export interface HandoverResult {
   runningFlows: number;
   shares: { mode: HandoverSharesChoice; count: number };
   ferryTasks: { count: number };
+  /** the departments the successor now leads in the leaver's place */
+  leaderOf: HandoverDepartmentPost[];
+  /** the departments the successor now administers in the leaver's place */
+  adminOf: HandoverDepartmentPost[];
 }
 
 const seg = encodeURIComponent;

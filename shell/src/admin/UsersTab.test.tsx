@@ -197,11 +197,11 @@ it('离职交接 in 更多 opens the handover dialog for the person, and the lis
   setup();
   const getHandover = jest.spyOn(leaverApi, 'getHandover').mockResolvedValue({
     userId: '5', userName: 'lisi', nickName: '李四', disabled: false, leftAt: null,
-    files: { count: 1, bytes: 10 }, pendingTasks: 0, runningFlows: 0, shares: { count: 0 }, ferryTasks: { count: 0 },
+    files: { count: 1, bytes: 10 }, pendingTasks: 0, runningFlows: 0, shares: { count: 0 }, ferryTasks: { count: 0 }, leaderOf: [], adminOf: [],
   });
   const handover = jest.spyOn(leaverApi, 'handover').mockResolvedValue({
     userId: '5', successorId: '8', leftAt: 1, folder: null, files: { count: 1, bytes: 10 },
-    pendingTasks: 0, runningFlows: 0, shares: { mode: 'keep', count: 0 }, ferryTasks: { count: 0 },
+    pendingTasks: 0, runningFlows: 0, shares: { mode: 'keep', count: 0 }, ferryTasks: { count: 0 }, leaderOf: [], adminOf: [],
   });
   jest.spyOn(api, 'getDepartmentTree').mockResolvedValue([]);
   jest.spyOn(api, 'getOrgUsers').mockResolvedValue({ data: [{ userId: '8', userName: 'zhaoliu', nickName: '赵六', deptId: null, deptName: '' }], total: 1 });

@@ -8,6 +8,8 @@ import { UserIdParamsSchema } from './schemas';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const FilesSchema = Type.Object({ count: Count('文件和文件夹的个数'), bytes: Count('文件的字节数') });
+const PostsSchema = (description: string) =>
+  Type.Array(Type.Object({ id: IdString(), name: Type.String({ description: '部门的完整路径，如“总部/研发中心”' }) }), { description });
 
 const PreviewSchema = Type.Object({
   userId: IdString(),
@@ -20,6 +22,8 @@ const PreviewSchema = Type.Object({
   runningFlows: Count('此人发起、仍在审批中的流程数'),
   shares: Type.Object({ count: Count('仍然有效的分享数') }),
   ferryTasks: Type.Object({ count: Count('尚未完成的摆渡任务数（检查中、审批中、已批准、传输中）') }),
+  leaderOf: PostsSchema('此人担任负责人的部门（按完整路径排序）'),
+  adminOf: PostsSchema('此人担任部门管理员的部门（按完整路径排序）'),
 });
 
 const BodySchema = Type.Object({
@@ -37,6 +41,8 @@ const ResultSchema = Type.Object({
   runningFlows: Count('改由接任者跟进的流程数'),
   shares: Type.Object({ mode: Type.Union([Type.Literal('keep'), Type.Literal('cancel')]), count: Count('转给接任者或取消的分享数') }),
   ferryTasks: Type.Object({ count: Count('转给接任者的摆渡任务数') }),
+  leaderOf: PostsSchema('改由接任者担任负责人的部门'),
+  adminOf: PostsSchema('改由接任者担任部门管理员的部门'),
 });
 
 export const leaverRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -56,7 +62,7 @@ export const leaverRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '离职交接预览',
-        description: `此人持有的内容：个人空间中的文件和文件夹（不含回收站）、待其审批的任务、其发起且仍在审批中的流程、仍然有效的分享、尚未完成的摆渡任务。${scoped}`,
+        description: `此人持有的内容：个人空间中的文件和文件夹（不含回收站）、待其审批的任务、其发起且仍在审批中的流程、仍然有效的分享、尚未完成的摆渡任务，以及其担任负责人的部门和担任部门管理员的部门（完整路径）。${scoped}`,
         params: UserIdParamsSchema,
         response: { 200: Envelope(PreviewSchema) },
       },
@@ -76,8 +82,10 @@ export const leaverRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '待其审批的任务以“转交”方式交给接任者（审批记录中可见），其在后续步骤中的审批人身份也由接任者接替；' +
           '其发起的进行中流程的发起人改为接任者（“我发起的”、撤销），并在审批记录中留言；' +
           '分享按 shares 保留（所有者改为接任者，链接继续有效）或全部取消；未完成的摆渡任务的申请人改为接任者（摆渡审计中留有记录）；' +
+          '其担任负责人的部门改由接任者担任负责人，其担任管理员的部门由接任者担任管理员（接任者已是管理员的不重复添加），离职者不再担任任何部门的负责人或管理员；' +
           '账号标记为离职并保留，历史记录仍显示此人；记入管理日志。' +
           '接任者不存在、已停用、已离职或就是离职者本人，或为自己办理，得到 400；已办理过得到 409。' +
+          '部门管理员为担任部门管理员的人，或为担任负责人的部门不在其管理范围内的人办理，得到 403、code 40301（账号不会被停用）。' +
           '若在停用之后失败，账号保持停用，可再次办理。' +
           scoped,
         params: UserIdParamsSchema,

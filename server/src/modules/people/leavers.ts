@@ -2,7 +2,8 @@
 // first (sessions and client tokens end, so the leaver changes nothing meanwhile); then one
 // transaction claims the account (users.left_at), moves the personal space into a folder of the
 // successor's, hands over approval tasks, the flows the leaver started, their shares and their
-// unfinished ferry tasks, and records it all in admin_actions. Nothing is deleted: the account
+// unfinished ferry tasks, passes on the posts (部门负责人, 部门管理员: the successor takes each one
+// over, the leaver keeps none), and records it all in admin_actions. Nothing is deleted: the account
 // stays, disabled and marked as left, so every record still names the person.
 import { sql, type Kysely } from 'kysely';
 import type { Database, ItemRow, UserRow } from '../../db/types';
@@ -15,6 +16,7 @@ import type { FerryService } from '../ferry/service';
 import { addChildCount, belowPath, findRoot, insertFolder, itemNameKey, liveNameTaken, rewriteSubtree, touchItem } from '../folders/repository';
 import { SPACE_PERSONAL } from '../folders/rights';
 import { NAME_MAX_LENGTH, validItemName, type FoldersService } from '../folders/service';
+import { DepartmentPaths } from '../organizations/paths';
 import { findDepartment } from '../organizations/repository';
 import type { SettingsService } from '../settings/service';
 import type { SharesService } from '../shares/service';
@@ -43,6 +45,21 @@ export interface HandoverBody {
   shares: SharesChoice;
 }
 
+/** A department the person holds a post in, named by its full path (`总部/研发中心`). */
+export interface DepartmentPost {
+  id: string;
+  name: string;
+}
+
+/** A department a post is held in, with what the scope check needs. */
+interface HeldPost {
+  id: number;
+  /** the ids from the root down (departments.path) */
+  path: string;
+  /** the full path of names */
+  name: string;
+}
+
 /** What a person holds (GET …/Handover). */
 export interface HandoverPreview {
   userId: string;
@@ -61,6 +78,10 @@ export interface HandoverPreview {
   shares: { count: number };
   /** ferry tasks not finished (checking, in approval, approved, being sent) */
   ferryTasks: { count: number };
+  /** the departments the person leads (部门负责人) */
+  leaderOf: DepartmentPost[];
+  /** the departments the person administers (部门管理员) */
+  adminOf: DepartmentPost[];
 }
 
 /** What a handover did (POST …/Handover). */
@@ -75,9 +96,46 @@ export interface HandoverResult {
   runningFlows: number;
   shares: { mode: SharesChoice; count: number };
   ferryTasks: { count: number };
+  /** the departments the successor now leads in the leaver's place */
+  leaderOf: DepartmentPost[];
+  /** the departments the successor now administers in the leaver's place */
+  adminOf: DepartmentPost[];
 }
 
 const displayName = (u: Pick<UserRow, 'nick_name' | 'user_name'>) => u.nick_name || u.user_name;
+
+const byName = (a: HeldPost, b: HeldPost) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id);
+const toPost = (p: HeldPost): DepartmentPost => ({ id: String(p.id), name: p.name });
+const listed = (posts: HeldPost[]) => posts.map((p) => p.name).join('、');
+
+/** The departments a person leads and those they administer, by full path. */
+async function postsOf(db: Kysely<Database>, userId: number): Promise<{ leaderOf: HeldPost[]; adminOf: HeldPost[] }> {
+  // one after the other: `db` may be a transaction's single connection
+  const led = await db.selectFrom('departments').select(['id', 'path']).where('leader_id', '=', userId).execute();
+  const administered = await db
+    .selectFrom('department_admins')
+    .innerJoin('departments', 'departments.id', 'department_admins.dept_id')
+    .select(['departments.id', 'departments.path'])
+    .where('department_admins.user_id', '=', userId)
+    .execute();
+  if (!led.length && !administered.length) return { leaderOf: [], adminOf: [] };
+  const paths = await DepartmentPaths.load(db);
+  const held = (rows: { id: number; path: string }[]) =>
+    rows.map((r) => ({ id: Number(r.id), path: r.path, name: paths.namesOf(Number(r.id)) })).sort(byName);
+  return { leaderOf: held(led), adminOf: held(administered) };
+}
+
+/**
+ * A department administrator may hand over only posts they could give themselves: the leader of
+ * a department in their subtrees (as 修改部门 allows); never a department administrator's post
+ * (only system administrators appoint those).
+ */
+function assertPostsInScope(scope: Scope, posts: { leaderOf: HeldPost[]; adminOf: HeldPost[] }): void {
+  if (scope.system) return;
+  if (posts.adminOf.length) throw forbidden(`离职者担任部门管理员（${listed(posts.adminOf)}），只有系统管理员可以为其办理离职交接`);
+  const outside = posts.leaderOf.filter((p) => !covers(scope, p.path));
+  if (outside.length) throw forbidden(`离职者担任负责人的部门（${listed(outside)}）不在您管理的范围内，请联系系统管理员办理`);
+}
 
 /** Characters a file name may not hold (lib/names.ts), replaced in the folder's name. */
 const NOT_IN_NAMES = /[\\/:*?"<>|\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
@@ -130,11 +188,12 @@ export class LeaverHandover {
   async preview(caller: UserRow, userIdText: string): Promise<HandoverPreview> {
     const { user } = await this.leaverFor(caller, userIdText);
     const { workflow, shares, ferry } = this.deps();
-    const [files, held, shareCount, ferryCount] = await Promise.all([
+    const [files, held, shareCount, ferryCount, posts] = await Promise.all([
       findRoot(this.db, SPACE_PERSONAL, user.id).then((root) => this.liveContent(this.db, root)),
       workflow.heldBy(user.id),
       shares.validCount(user.id),
       ferry.openTaskCount(user.id),
+      postsOf(this.db, user.id),
     ]);
     return {
       userId: String(user.id),
@@ -147,6 +206,8 @@ export class LeaverHandover {
       runningFlows: held.runningFlows,
       shares: { count: shareCount },
       ferryTasks: { count: ferryCount },
+      leaderOf: posts.leaderOf.map(toPost),
+      adminOf: posts.adminOf.map(toPost),
     };
   }
 
@@ -162,6 +223,8 @@ export class LeaverHandover {
     if (successor.left_at !== null) throw badRequest('接任者已离职，请选择其他人');
     if (successor.disabled) throw badRequest('接任者的账号已停用，请选择其他人');
     if (!scope.system && !covers(scope, await this.deptPath(successor.dept_id))) throw forbidden('接任者不在您管理的部门中');
+    // refused before the account is disabled: a refusal changes nothing
+    assertPostsInScope(scope, await postsOf(this.db, leaver.id));
 
     const { auth, settings, workflow, shares, ferry, formatTime } = this.deps();
     const env = await settings.environmentConfig();
@@ -206,6 +269,7 @@ export class LeaverHandover {
       });
       const shareCount = await shares.handOver(trx, leaver.id, successor.id, body.shares, now);
       const ferryCount = await ferry.handOver(trx, leaver, successor, caller, now);
+      const posts = await this.passPosts(trx, scope, leaver, successor);
 
       const detail = [
         `接任者：${successor.user_name}（${displayName(successor)}）`,
@@ -214,6 +278,8 @@ export class LeaverHandover {
         `进行中的流程 ${flows.runningFlows} 个改由接任者跟进`,
         body.shares === 'keep' ? `分享 ${shareCount} 个转给接任者` : `分享 ${shareCount} 个已取消`,
         `摆渡任务 ${ferryCount} 个转给接任者`,
+        posts.leaderOf.length ? `部门负责人：${listed(posts.leaderOf)} 改由接任者担任` : '部门负责人：无',
+        posts.adminOf.length ? `部门管理员：${listed(posts.adminOf)} 改由接任者担任` : '部门管理员：无',
         '账号已停用并标记为离职',
       ].join('；');
       await recordAction(
@@ -231,9 +297,39 @@ export class LeaverHandover {
         runningFlows: flows.runningFlows,
         shares: { mode: body.shares, count: shareCount },
         ferryTasks: { count: ferryCount },
+        leaderOf: posts.leaderOf.map(toPost),
+        adminOf: posts.adminOf.map(toPost),
       };
     });
     return result;
+  }
+
+  /**
+   * The leaver's posts go to the successor: the leader of every department the leaver leads, an
+   * administrator of every department the leaver administers (once: a post the successor already
+   * holds stays one row); the leaver keeps none. Read again inside the transaction, so what moves
+   * is what is there now (and checked again against the scope).
+   */
+  private async passPosts(
+    trx: Kysely<Database>,
+    scope: Scope,
+    leaver: UserRow,
+    successor: UserRow,
+  ): Promise<{ leaderOf: HeldPost[]; adminOf: HeldPost[] }> {
+    const posts = await postsOf(trx, leaver.id);
+    assertPostsInScope(scope, posts);
+    if (posts.leaderOf.length) {
+      await trx.updateTable('departments').set({ leader_id: successor.id }).where('leader_id', '=', leaver.id).execute();
+    }
+    if (posts.adminOf.length) {
+      await trx
+        .insertInto('department_admins')
+        .values(posts.adminOf.map((p) => ({ dept_id: p.id, user_id: successor.id })))
+        .onConflict((oc) => oc.columns(['dept_id', 'user_id']).doNothing())
+        .execute();
+      await trx.deleteFrom('department_admins').where('user_id', '=', leaver.id).execute();
+    }
+    return posts;
   }
 
   /**
