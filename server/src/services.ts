@@ -81,7 +81,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const directory = new DirectoryService(db, box, new DirectorySync(db, users, organizations, auth));
   if (config.dingtalk) {
     const contacts = new DingTalkDirectory(config.dingtalk);
-    directory.dingtalk = () => contacts.people();
+    directory.dingtalk = { appKey: config.dingtalk.appKey, people: (root) => contacts.people(root) };
   }
   auth.useDirectory(async (userName, password) => {
     if (!(await directory.ldapEnabled())) throw directoryOff();

@@ -3,8 +3,12 @@
 // read a page of 100 at a time (a department of 250 people takes three pages); a person in two
 // departments placed once; an account that signed in with DingTalk before is bound, not
 // duplicated, and DingTalk sign-in finds the synced accounts; a re-sync changes nothing; a member
-// who left is disabled; an error of DingTalk plans nothing.
-import { call, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
+// who left is disabled; an error of DingTalk plans nothing. Then its settings (自动同步, interval,
+// disable limit, root department; whether DingTalk is configured, never its secret), a root
+// department syncing its branch only, the scheduled sync run by one instance of two and refused
+// like LDAP's (an empty answer, too many disables), and 403 for anyone but a system administrator.
+import { writeSetting } from '../src/modules/settings/repository';
+import { call, databaseKinds, ENGLISH_FRAMEWORK_TEXT, HAN, login, ok, startServer, type TestServer } from './support/harness';
 import { fakeDingTalk, type FakeContacts, type FakeMember } from './support/dingtalk-fake';
 
 function contacts(): FakeContacts {
@@ -116,5 +120,192 @@ describe.each(databaseKinds())('DingTalk contacts sync (%s)', (kind) => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe.each(databaseKinds())('钉钉通讯录同步 settings and schedule (%s)', (kind) => {
+  let server: TestServer;
+  let adminToken: string;
+  const book = contacts();
+  // an empty department: a root that answers nobody
+  book.departments.push({ dept_id: 5, name: '筹备组', parent_id: 1 });
+  const fake = fakeDingTalk({}, book);
+  const app = () => server.app;
+  const URL = '/api/Admin/Directory/Dingtalk';
+  const settings = () => ok(app(), 'GET', URL, { token: adminToken });
+  const save = (body: Record<string, unknown>) => ok(app(), 'PUT', URL, { token: adminToken, body });
+  const plan = () => ok(app(), 'POST', '/api/Admin/Directory/Dingtalk/Sync', { token: adminToken });
+  const enabledPeople = async () => (await ok(app(), 'GET', '/api/Admin/Users', { token: adminToken, query: { source: 'dingtalk', status: 'enabled', pageSize: 1 } })).total;
+  const person = async (userName: string) =>
+    (await ok(app(), 'GET', '/api/Admin/Users', { token: adminToken, query: { keyword: userName, pageSize: 50 } })).data.find((u: { userName: string }) => u.userName === userName);
+  // the schedule is driven with times of its own, hours ahead, so the real beat never interferes
+  const later = Date.now() + 2 * 60 * 60_000;
+
+  beforeAll(async () => {
+    const base = await fake.start();
+    server = await startServer(kind, { env: { DINGTALK_APP_KEY: 'dingapp', DINGTALK_APP_SECRET: 'dingsecret', DINGTALK_API_BASE: base, DINGTALK_OAPI_BASE: base } });
+    adminToken = (await login(app())).token;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake.stop();
+  });
+
+  test('settings: the defaults, saved and read back, checked with Chinese reasons; the app secret is never shown', async () => {
+    const initial = await settings();
+    expect(initial).toEqual({ configured: true, appKey: 'dingapp', enabled: false, intervalMinutes: 60, maxDisablePercent: 10, rootDeptId: null });
+    const saved = await save({ enabled: true, intervalMinutes: 30, maxDisablePercent: 5, rootDeptId: 2 });
+    expect(saved).toEqual({ configured: true, appKey: 'dingapp', enabled: true, intervalMinutes: 30, maxDisablePercent: 5, rootDeptId: 2 });
+    expect(await settings()).toEqual(saved);
+    // what is left out stays; null is the whole organisation, not read as 0
+    expect(await save({ rootDeptId: null })).toMatchObject({ enabled: true, intervalMinutes: 30, maxDisablePercent: 5, rootDeptId: null });
+    expect(await save({ rootDeptId: 3 })).toMatchObject({ rootDeptId: 3 });
+    // DingTalk's dept 1 is the whole organisation too
+    expect(await save({ rootDeptId: 1 })).toMatchObject({ rootDeptId: null });
+
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ intervalMinutes: 4 }, '自动同步间隔应为 5–10080 分钟'],
+      [{ intervalMinutes: 0 }, '自动同步间隔应为 5–10080 分钟'],
+      [{ intervalMinutes: 10081 }, '自动同步间隔应为 5–10080 分钟'],
+      [{ maxDisablePercent: 101 }, '停用比例上限应在 0–100 之间'],
+      [{ maxDisablePercent: -1 }, '停用比例上限应在 0–100 之间'],
+      [{ rootDeptId: 0 }, '根部门 ID 应为钉钉中的部门 ID（正整数）；留空则同步整个组织'],
+      [{ rootDeptId: -2 }, '根部门 ID 应为钉钉中的部门 ID（正整数）；留空则同步整个组织'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await call(app(), 'PUT', URL, { token: adminToken, body });
+      expect({ body, status: res.status, message: res.body.message }).toEqual({ body, status: 400, message });
+    }
+    // not a whole number: still a Chinese reason, never Ajv's English
+    for (const body of [{ intervalMinutes: 7.5 }, { rootDeptId: 'abc' }, { enabled: 'maybe' }]) {
+      const res = await call(app(), 'PUT', URL, { token: adminToken, body });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(HAN);
+      expect(res.body.message).not.toMatch(ENGLISH_FRAMEWORK_TEXT);
+    }
+    // nothing changed by the refusals
+    expect(await settings()).toEqual({ configured: true, appKey: 'dingapp', enabled: true, intervalMinutes: 30, maxDisablePercent: 5, rootDeptId: null });
+    const stored = JSON.stringify(await app().db.selectFrom('settings').selectAll().execute());
+    expect(stored).toContain('dingtalkSyncSettings');
+    expect(stored).not.toContain('dingsecret');
+    expect(JSON.stringify(await settings())).not.toContain('dingsecret');
+    await save({ enabled: false, intervalMinutes: 60, maxDisablePercent: 10 });
+  });
+
+  test('a root department syncs its branch only, its paths still from the organisation; the disable limit of the settings applies', async () => {
+    // the whole organisation first
+    const whole = await plan();
+    expect(whole.summary).toMatchObject({ total: 253, adds: 253, refused: null });
+    await ok(app(), 'POST', `/api/Admin/Directory/Runs/${whole.id}/Apply`, { token: adminToken });
+    expect(await enabledPeople()).toBe(253);
+
+    // 研发中心: its 250 developers and 兼职 (listed there too); 老板 and 销售 would be disabled
+    await save({ rootDeptId: 2 });
+    fake.seen.length = 0;
+    const branch = await plan();
+    expect(branch).toMatchObject({ status: 'planned', summary: { total: 251, adds: 0, moves: 1, disables: 2, departmentsToCreate: [], refused: null } });
+    expect(branch.summary.samples.moves).toEqual([{ userName: 'both', from: '总部/市场部', to: '总部/研发中心' }]);
+    expect([...branch.summary.samples.disables].sort()).toEqual(['boss', 'seller']);
+    expect(fake.seen.find((x) => x.path === '/topapi/v2/department/listsub')?.body).toEqual({ dept_id: 2 });
+    expect(fake.seen.filter((x) => x.path === '/topapi/v2/user/list').map((x) => x.body.dept_id)).not.toContain(4);
+
+    // 2 of 253 is 0.8 %: over a limit of 0.5 % it is refused
+    await save({ maxDisablePercent: 0.5 });
+    const strict = await plan();
+    expect(strict.status).toBe('refused');
+    expect(strict.error).toMatch(/^本次同步将停用 2 人（占已同步用户的 0\.8%），超过设定的 0\.5%，未做任何修改/);
+    await save({ maxDisablePercent: 10 });
+
+    // a department DingTalk does not know: the sync fails and says so
+    await save({ rootDeptId: 99 });
+    expect(await plan()).toMatchObject({ status: 'failed', summary: null, error: '钉钉返回错误：部门不存在' });
+    await save({ rootDeptId: null });
+    expect(await enabledPeople()).toBe(253);
+  });
+
+  test('without DingTalk configured, the settings say so and 自动同步 cannot be switched on; nothing is scheduled', async () => {
+    const plain = await startServer(kind);
+    try {
+      const token = (await login(plain.app)).token;
+      const view = await ok(plain.app, 'GET', URL, { token });
+      expect(view).toEqual({ configured: false, appKey: '', enabled: false, intervalMinutes: 60, maxDisablePercent: 10, rootDeptId: null });
+      const res = await call(plain.app, 'PUT', URL, { token, body: { enabled: true } });
+      expect({ status: res.status, message: res.body.message }).toEqual({ status: 400, message: '未配置钉钉（请设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET 环境变量），不能开启自动同步' });
+      expect(await ok(plain.app, 'PUT', URL, { token, body: { intervalMinutes: 90 } })).toMatchObject({ configured: false, enabled: false, intervalMinutes: 90 });
+      // switched on while DingTalk was configured, then the variables were removed: the beat skips it
+      await writeSetting(plain.app.db, 'dingtalkSyncSettings', { enabled: true, intervalMinutes: 60, maxDisablePercent: 10, rootDeptId: null }, Date.now());
+      expect(await plain.app.services.directory.tick(later)).toBeNull();
+      expect((await ok(plain.app, 'GET', '/api/Admin/Directory/Runs', { token, query: { source: 'dingtalk' } }))).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test('the scheduled sync runs when due, on one instance of two, and is applied; within the interval neither runs again', async () => {
+    book.members.push({ userid: 'newbie', unionid: 'u-newbie', name: '新同事', dept_id_list: [4] });
+    // 自动同步 off: nothing, however late
+    expect(await app().services.directory.tick(later)).toBeNull();
+    await save({ enabled: true, intervalMinutes: 60 });
+
+    const other = await server.restart();
+    const [a, b] = await Promise.all([app().services.directory.tick(later), other.services.directory.tick(later)]);
+    expect([a, b].filter((r) => r !== null)).toHaveLength(1);
+    expect((a ?? b)!).toMatchObject({ source: 'dingtalk', trigger: 'schedule', status: 'applied', summary: { adds: 1, disables: 0, refused: null } });
+    expect(await person('newbie')).toMatchObject({ nickName: '新同事', source: 'dingtalk', deptName: '总部/市场部' });
+    const scheduled = await app().db.selectFrom('directory_runs').select('id').where('source', '=', 'dingtalk').where('trigger', '=', 'schedule').execute();
+    expect(scheduled).toHaveLength(1);
+
+    // within the interval, neither runs again
+    expect(await other.services.directory.tick(later + 59 * 60_000)).toBeNull();
+    expect(await app().services.directory.tick(later + 59 * 60_000)).toBeNull();
+    // past it, one does: nothing left to change
+    const next = await other.services.directory.tick(later + 61 * 60_000);
+    expect(next).toMatchObject({ source: 'dingtalk', trigger: 'schedule', status: 'applied', summary: { adds: 0, updates: 0, moves: 0, disables: 0 } });
+
+    // the record of every source lists them, newest first
+    const runs = await ok(app(), 'GET', '/api/Admin/Directory/Runs', { token: adminToken, query: { source: 'all' } });
+    expect(runs.slice(0, 2).map((r: { source: string; trigger: string; status: string }) => [r.source, r.trigger, r.status])).toEqual([
+      ['dingtalk', 'schedule', 'applied'],
+      ['dingtalk', 'schedule', 'applied'],
+    ]);
+    expect((await ok(app(), 'GET', '/api/Admin/Directory/Runs', { token: adminToken, query: { source: 'ldap' } }))).toEqual([]);
+  });
+
+  test('a scheduled run is refused like a manual one: nothing applied on an empty answer or over the disable limit', async () => {
+    const before = await enabledPeople();
+    // 市场部 only: nearly everyone would be disabled
+    await save({ rootDeptId: 4 });
+    const narrow = await app().services.directory.tick(later + 3 * 60 * 60_000);
+    expect(narrow).toMatchObject({ source: 'dingtalk', trigger: 'schedule', status: 'refused' });
+    expect(narrow!.error).toMatch(/^本次同步将停用 \d+ 人（占已同步用户的 [\d.]+%），超过设定的 10%，未做任何修改/);
+    expect(await enabledPeople()).toBe(before);
+
+    // a department with nobody in it
+    await save({ rootDeptId: 5 });
+    const empty = await app().services.directory.tick(later + 5 * 60 * 60_000);
+    expect(empty).toMatchObject({ status: 'refused', summary: { total: 0 } });
+    expect(empty!.error).toBe('钉钉通讯录没有返回任何用户（可能是根部门设置有误，或应用没有通讯录权限），本次同步未做任何修改');
+    expect(await enabledPeople()).toBe(before);
+    // a refused plan cannot be applied
+    expect((await call(app(), 'POST', `/api/Admin/Directory/Runs/${empty!.id}/Apply`, { token: adminToken })).status).toBe(409);
+    await save({ rootDeptId: null, enabled: false });
+  });
+
+  test('only system administrators reach the DingTalk settings, sync and runs', async () => {
+    await ok(app(), 'POST', '/api/Admin/Users', { token: adminToken, body: { userName: `plain_${kind}`, password: 'Plain-Passw0rd-1', mustChangePassword: false } });
+    const token = (await login(app(), `plain_${kind}`, 'Plain-Passw0rd-1')).token;
+    const latest = (await ok(app(), 'GET', '/api/Admin/Directory/Runs', { token: adminToken, query: { source: 'dingtalk' } }))[0];
+    for (const [method, url, query] of [
+      ['GET', URL],
+      ['PUT', URL],
+      ['POST', '/api/Admin/Directory/Dingtalk/Sync'],
+      ['GET', '/api/Admin/Directory/Runs', { source: 'dingtalk' }],
+      ['GET', '/api/Admin/Directory/Runs', { source: 'all' }],
+      ['POST', `/api/Admin/Directory/Runs/${latest.id}/Apply`],
+    ] as const) {
+      const res = await call(app(), method, url, { token, query, body: method === 'PUT' ? { enabled: true } : undefined });
+      expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 403, code: 40301 });
+    }
+    expect((await settings()).enabled).toBe(false);
   });
 });

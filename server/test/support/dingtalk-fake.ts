@@ -1,6 +1,6 @@
 // A local fake of DingTalk's open API, for the tests of DingTalk sign-in and of 通讯录同步
 // (DingTalk itself cannot be reached from here): the user-token exchange and "who am I" of the
-// sign-in, and the app token, departments and members of the contacts.
+// sign-in, and the app token, departments (their children, or one by id) and members of the contacts.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -81,6 +81,11 @@ export function fakeDingTalk(codes: Record<string, FakePerson | { error: string 
         if (url.searchParams.get('access_token') !== 'app-token') return send(200, { errcode: 88, errmsg: '不合法的access_token' });
         if (url.pathname === '/topapi/v2/department/listsub') {
           return send(200, { errcode: 0, errmsg: 'ok', result: contacts.departments.filter((d) => d.parent_id === body.dept_id) });
+        }
+        if (url.pathname === '/topapi/v2/department/get') {
+          const dept = contacts.departments.find((d) => d.dept_id === body.dept_id);
+          if (!dept) return send(200, { errcode: 60003, errmsg: '部门不存在' });
+          return send(200, { errcode: 0, errmsg: 'ok', result: { dept_id: dept.dept_id, name: dept.name, parent_id: dept.parent_id } });
         }
         if (url.pathname === '/topapi/v2/user/list') {
           if (body.size > 100) return send(200, { errcode: 40061, errmsg: '分页大小超过限制' });

@@ -1,6 +1,6 @@
-// 目录同步 (系统管理, system administrators only): the LDAP/AD settings, 测试连接, and the runs
-// of a sync, each first a plan that an administrator applies. Every call from anyone else is
-// refused with 403/40301.
+// 目录同步 (系统管理, system administrators only): the LDAP/AD settings, 测试连接, the 钉钉通讯录同步
+// settings, and the runs of a sync, each first a plan that an administrator applies. Every call
+// from anyone else is refused with 403/40301.
 import { http, type HttpConfig } from '../http/client';
 
 /** Where the people of a sync come from. */
@@ -49,6 +49,29 @@ export interface LdapTestResult {
   sample: string[];
   message: string;
 }
+
+/**
+ * GET /api/Admin/Directory/Dingtalk: 钉钉通讯录同步. DingTalk itself (the app) is configured by
+ * the DINGTALK_* environment variables; `configured` says whether it is, and the app secret is
+ * never returned.
+ */
+export interface DingtalkSyncSettings {
+  /** DINGTALK_APP_KEY and DINGTALK_APP_SECRET are set: the sync can run */
+  configured: boolean;
+  /** the app's key ('' when not configured) */
+  appKey: string;
+  /** 自动同步: a scheduled sync every `intervalMinutes`, applied unless refused */
+  enabled: boolean;
+  /** minutes between scheduled syncs, 5–10080 (default 60) */
+  intervalMinutes: number;
+  /** a sync disabling more than this share (percent) of the synced people is not applied (default 10) */
+  maxDisablePercent: number;
+  /** the DingTalk department synced with the ones under it; null: the whole organisation */
+  rootDeptId: number | null;
+}
+
+/** PUT /api/Admin/Directory/Dingtalk: what is left out stays; 自动同步 cannot be switched on while DingTalk is not configured. */
+export type DingtalkSyncSettingsBody = Partial<Pick<DingtalkSyncSettings, 'enabled' | 'intervalMinutes' | 'maxDisablePercent' | 'rootDeptId'>>;
 
 /** The plan of a sync: what applying it does. */
 export interface SyncSummary {
@@ -100,8 +123,12 @@ export const directoryApi = {
   testLdap: (config?: HttpConfig) => http.post<LdapTestResult>('/Admin/Directory/Ldap/Test', undefined, config),
   /** reads the directory and returns the plan; nothing is written */
   syncLdap: (config?: HttpConfig) => http.post<DirectoryRun>('/Admin/Directory/Ldap/Sync', undefined, config),
-  /** the latest 20 runs, newest first */
-  getRuns: (source: DirectorySource, config?: HttpConfig) =>
+  getDingtalk: (config?: HttpConfig) => http.get<DingtalkSyncSettings>('/Admin/Directory/Dingtalk', config),
+  setDingtalk: (body: DingtalkSyncSettingsBody, config?: HttpConfig) => http.put<DingtalkSyncSettings>('/Admin/Directory/Dingtalk', body, config),
+  /** reads the DingTalk contacts and returns the plan; nothing is written */
+  syncDingtalk: (config?: HttpConfig) => http.post<DirectoryRun>('/Admin/Directory/Dingtalk/Sync', undefined, config),
+  /** the latest 20 runs of a source, or of every source ('all'), newest first */
+  getRuns: (source: DirectorySource | 'all', config?: HttpConfig) =>
     http.get<DirectoryRun[]>('/Admin/Directory/Runs', { ...config, params: { source, ...config?.params } }),
   /** applies the latest planned run, checked again against the accounts of now */
   applyRun: (id: string, config?: HttpConfig) => http.post<DirectoryRun>(`/Admin/Directory/Runs/${seg(id)}/Apply`, undefined, config),

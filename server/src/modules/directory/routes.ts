@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
-import { LdapSettingsBodySchema, RunIdParamsSchema, RunSchema, SourceQuerySchema } from './schemas';
+import { DingtalkSyncBodySchema, DingtalkSyncSchema, LdapSettingsBodySchema, RunIdParamsSchema, RunSchema, SourceQuerySchema } from './schemas';
 
 const TICK_MS = 60_000;
 
@@ -38,13 +38,40 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ok(await directory.run('ldap', 'manual', req.user(), false)),
   );
 
+  app.get(
+    '/Admin/Directory/Dingtalk',
+    {
+      schema: {
+        tags,
+        summary: '钉钉通讯录同步设置',
+        description: `自动同步、间隔、停用比例上限、根部门；configured 表示是否已配置钉钉（DINGTALK_APP_KEY、DINGTALK_APP_SECRET），AppSecret 不会返回。${only}`,
+        response: { 200: Envelope(DingtalkSyncSchema) },
+      },
+    },
+    async (req) => ok(await directory.dingtalkSettings(req.user())),
+  );
+
+  app.put(
+    '/Admin/Directory/Dingtalk',
+    {
+      schema: {
+        tags,
+        summary: '保存钉钉通讯录同步设置',
+        description: `未给出的项保持原值；未配置钉钉时不能开启自动同步。${only}`,
+        body: DingtalkSyncBodySchema,
+        response: { 200: Envelope(DingtalkSyncSchema) },
+      },
+    },
+    async (req) => ok(await directory.setDingtalkSettings(req.user(), req.body)),
+  );
+
   app.post(
     '/Admin/Directory/Dingtalk/Sync',
     {
       schema: {
         tags,
         summary: '钉钉通讯录同步（生成计划）',
-        description: `配置了钉钉登录（DINGTALK_APP_KEY）时可用：逐个部门分页读取全部成员，与来自钉钉的账号比较，返回计划，确认后调用应用。安全规则与 LDAP 相同（停用比例上限 10%）。${only}`,
+        description: `配置了钉钉登录（DINGTALK_APP_KEY）时可用：逐个部门分页读取全部成员，与来自钉钉的账号比较，返回计划，确认后调用应用。安全规则与 LDAP 相同：钉钉没有返回任何用户、或将停用的人数超过设置中的停用比例上限（默认 10%）时，计划为 refused。${only}`,
         response: { 200: Envelope(RunSchema) },
       },
     },
@@ -53,7 +80,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/Admin/Directory/Runs',
-    { schema: { tags, summary: '同步记录', description: `最近 20 次，最新的在前。${only}`, querystring: SourceQuerySchema, response: { 200: Envelope(Type.Array(RunSchema)) } } },
+    { schema: { tags, summary: '同步记录', description: `最近 20 次，最新的在前；source 默认为 ldap，all 为全部来源。${only}`, querystring: SourceQuerySchema, response: { 200: Envelope(Type.Array(RunSchema)) } } },
     async (req) => ok(await directory.runs(req.user(), req.query.source ?? 'ldap')),
   );
 

@@ -1,4 +1,4 @@
-// 云文档 目录同步 (system administrators): LDAP/AD settings, 测试连接, runs (plan, apply).
+// 云文档 目录同步 (system administrators): LDAP/AD settings, 测试连接, 钉钉通讯录同步 settings, runs (plan, apply).
 import { Type } from 'typebox';
 
 const Attr = (description: string) => Type.String({ maxLength: 64, description });
@@ -34,6 +34,34 @@ export const LdapSettingsBodySchema = Type.Object(
   { title: 'LDAP 设置' },
 );
 
+// one schema with a type list: in a union Ajv's type coercion would read null as 0
+const RootDeptField = Type.Unsafe<number | null>({
+  type: ['integer', 'null'],
+  description: '从哪个钉钉部门同步（该部门及其下级部门的成员，部门路径仍从组织起算）；null 或 1 为整个组织（默认）',
+} as never);
+
+export const DingtalkSyncBodySchema = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean({ description: '自动同步：按间隔定时同步并直接应用（钉钉没有返回任何用户或停用人数超过上限时不应用）；需已配置钉钉' })),
+    intervalMinutes: Type.Optional(Type.Integer({ description: '自动同步间隔（分钟，5–10080，默认 60）' })),
+    maxDisablePercent: Type.Optional(Type.Number({ description: '一次同步停用的人数超过已同步用户的这个比例（0–100）时不应用（默认 10）' })),
+    rootDeptId: Type.Optional(RootDeptField),
+  },
+  { title: '钉钉通讯录同步设置' },
+);
+
+export const DingtalkSyncSchema = Type.Object(
+  {
+    configured: Type.Boolean({ description: '已配置钉钉（DINGTALK_APP_KEY、DINGTALK_APP_SECRET）；未配置时不能同步' }),
+    appKey: Type.String({ description: '钉钉应用的 AppKey（未配置时为空）；AppSecret 不会返回' }),
+    enabled: Type.Boolean({ description: '自动同步' }),
+    intervalMinutes: Type.Integer({ description: '自动同步间隔（分钟）' }),
+    maxDisablePercent: Type.Number({ description: '停用比例上限（%）' }),
+    rootDeptId: Type.Union([Type.Integer(), Type.Null()], { description: '根部门 ID；null 为整个组织' }),
+  },
+  { title: '钉钉通讯录同步设置（含是否已配置）' },
+);
+
 const Summary = Type.Unknown({ description: '同步计划：total、adds、updates、moves、disables、unchanged、conflicts、departmentsToCreate、samples、refused' });
 
 export const RunSchema = Type.Object(
@@ -53,4 +81,6 @@ export const RunSchema = Type.Object(
 );
 
 export const RunIdParamsSchema = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
-export const SourceQuerySchema = Type.Object({ source: Type.Optional(Type.Union([Type.Literal('ldap'), Type.Literal('dingtalk')])) });
+export const SourceQuerySchema = Type.Object({
+  source: Type.Optional(Type.Union([Type.Literal('ldap'), Type.Literal('dingtalk'), Type.Literal('all')], { description: 'ldap（默认）、dingtalk，或 all 为全部来源' })),
+});

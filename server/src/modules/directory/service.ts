@@ -1,6 +1,7 @@
 // 云文档 目录同步 (系统管理 → 目录同步): the LDAP settings (the bind password sealed), 测试连接,
-// a sync that first shows its plan and is applied when an administrator confirms, the
-// scheduled sync (default every 60 minutes) that runs on one instance at a time under a lease
+// the 钉钉通讯录同步 settings (DingTalk itself is configured by DINGTALK_* variables), a sync
+// that first shows its plan and is applied when an administrator confirms, the scheduled sync
+// of each source (default every 60 minutes) that runs on one instance at a time under a lease
 // in the database, and the record of runs. Sign-in of directory people goes through here.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -10,6 +11,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { readSetting, writeSetting } from '../settings/repository';
 import { recordAction } from '../people/repository';
 import { assertSystemAdmin } from '../users/service';
+import { DEFAULT_DINGTALK_SYNC, DINGTALK_ROOT_DEPT, type DingtalkSyncSettings } from './dingtalk';
 import { DEFAULT_LDAP_SETTINGS, DirectoryUnavailable, LdapDirectory, type LdapSettings } from './ldap';
 import type { DirectoryAnswer, DirectoryEntry, DirectorySource, DirectorySync, SyncSummary } from './sync';
 
@@ -25,6 +27,22 @@ export interface LdapSettingsView extends LdapSettings {
   /** a bind password is stored (it is never sent back) */
   hasBindPassword: boolean;
 }
+
+/** GET /Admin/Directory/Dingtalk: the settings, and whether DingTalk is configured (its app key; the secret never). */
+export interface DingtalkSyncView extends DingtalkSyncSettings {
+  configured: boolean;
+  /** DINGTALK_APP_KEY ('' when not configured) */
+  appKey: string;
+}
+
+/** The DingTalk side, set when DINGTALK_APP_KEY and DINGTALK_APP_SECRET are: its app key and its contacts reader. */
+export interface DingtalkFeed {
+  appKey: string;
+  /** every member of the department (1: the whole organisation) and the ones under it */
+  people: (rootDeptId: number) => Promise<DirectoryEntry[]>;
+}
+
+const NOT_CONFIGURED = '未配置钉钉（请设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET 环境变量）';
 
 export interface RunView {
   id: string;
@@ -67,6 +85,17 @@ function clean(body: SettingsBody, current: LdapSettings): LdapSettings {
   if (s.departmentsFrom === 'attribute' && !/^[A-Za-z][A-Za-z0-9-]*$/.test(s.departmentAttribute)) throw badRequest('部门属性应为一个 LDAP 属性名');
   if (!Number.isInteger(s.intervalMinutes) || s.intervalMinutes < 0 || s.intervalMinutes > 7 * 24 * 60) throw badRequest('同步间隔应为 0–10080 分钟（0 为不自动同步）');
   if (!(s.maxDisablePercent >= 0 && s.maxDisablePercent <= 100)) throw badRequest('停用比例上限应在 0–100 之间');
+  return s;
+}
+
+function cleanDingtalk(body: Partial<DingtalkSyncSettings>, current: DingtalkSyncSettings, configured: boolean): DingtalkSyncSettings {
+  const s: DingtalkSyncSettings = { ...current, ...body };
+  if (!Number.isInteger(s.intervalMinutes) || s.intervalMinutes < 5 || s.intervalMinutes > 7 * 24 * 60) throw badRequest('自动同步间隔应为 5–10080 分钟');
+  if (!(s.maxDisablePercent >= 0 && s.maxDisablePercent <= 100)) throw badRequest('停用比例上限应在 0–100 之间');
+  if (s.rootDeptId !== null && !(Number.isSafeInteger(s.rootDeptId) && s.rootDeptId >= 1)) throw badRequest('根部门 ID 应为钉钉中的部门 ID（正整数）；留空则同步整个组织');
+  // DingTalk's dept 1 is the whole organisation
+  if (s.rootDeptId === DINGTALK_ROOT_DEPT) s.rootDeptId = null;
+  if (s.enabled && !current.enabled && !configured) throw badRequest(`${NOT_CONFIGURED}，不能开启自动同步`);
   return s;
 }
 
@@ -117,6 +146,38 @@ export class DirectoryService {
     return this.view(next);
   }
 
+  // ---- 钉钉通讯录同步 ----
+
+  private async dingtalkStored(): Promise<DingtalkSyncSettings> {
+    const raw = (await readSetting(this.db, 'dingtalkSyncSettings')) as Partial<DingtalkSyncSettings> | undefined;
+    return { ...DEFAULT_DINGTALK_SYNC, ...(raw ?? {}) };
+  }
+
+  private dingtalkView(s: DingtalkSyncSettings): DingtalkSyncView {
+    return { configured: !!this.dingtalk, appKey: this.dingtalk?.appKey ?? '', ...s };
+  }
+
+  async dingtalkSettings(caller: UserRow): Promise<DingtalkSyncView> {
+    assertSystemAdmin(caller);
+    return this.dingtalkView(await this.dingtalkStored());
+  }
+
+  async setDingtalkSettings(caller: UserRow, body: Partial<DingtalkSyncSettings>): Promise<DingtalkSyncView> {
+    assertSystemAdmin(caller);
+    const next = cleanDingtalk(body, await this.dingtalkStored(), !!this.dingtalk);
+    await writeSetting(this.db, 'dingtalkSyncSettings', next, Date.now());
+    await recordAction(this.db, {
+      actorId: caller.id,
+      actorName: caller.user_name,
+      action: '修改钉钉通讯录同步设置',
+      targetType: 'setting',
+      targetId: 'dingtalkSyncSettings',
+      targetName: '钉钉',
+      detail: `${next.enabled ? `自动同步，每 ${next.intervalMinutes} 分钟` : '不自动同步'}，停用比例上限 ${next.maxDisablePercent}%，${next.rootDeptId === null ? '整个组织' : `部门 ${next.rootDeptId} 及其下级部门`}`,
+    });
+    return this.dingtalkView(next);
+  }
+
   async test(caller: UserRow): Promise<{ ok: boolean; people: number; sample: string[]; message: string }> {
     assertSystemAdmin(caller);
     try {
@@ -158,14 +219,14 @@ export class DirectoryService {
   private async fetch(source: DirectorySource): Promise<DirectoryAnswer> {
     if (source === 'ldap') return this.ldap.read();
     if (!this.dingtalk) throw badRequest('未配置钉钉通讯录同步');
-    return { people: await this.dingtalk(), groups: [] };
+    return { people: await this.dingtalk.people((await this.dingtalkStored()).rootDeptId ?? DINGTALK_ROOT_DEPT), groups: [] };
   }
 
   /** The DingTalk feed (directory/dingtalk.ts), set when DingTalk is configured. */
-  dingtalk: (() => Promise<DirectoryEntry[]>) | null = null;
+  dingtalk: DingtalkFeed | null = null;
 
   private async maxDisable(source: DirectorySource): Promise<number> {
-    return source === 'ldap' ? (await this.stored()).maxDisablePercent : DEFAULT_LDAP_SETTINGS.maxDisablePercent;
+    return source === 'ldap' ? (await this.stored()).maxDisablePercent : (await this.dingtalkStored()).maxDisablePercent;
   }
 
   private async insertRun(source: DirectorySource, trigger: 'manual' | 'schedule', caller: UserRow | null, now: number): Promise<number> {
@@ -265,32 +326,64 @@ export class DirectoryService {
     };
   }
 
-  async runs(caller: UserRow, source: DirectorySource, limit = 20): Promise<RunView[]> {
+  /** The latest runs of one source, or of every source ('all'), newest first. */
+  async runs(caller: UserRow, source: DirectorySource | 'all', limit = 20): Promise<RunView[]> {
     assertSystemAdmin(caller);
-    const rows = await this.db.selectFrom('directory_runs').select('id').where('source', '=', source).orderBy('id', 'desc').limit(limit).execute();
+    let q = this.db.selectFrom('directory_runs').select('id');
+    if (source !== 'all') q = q.where('source', '=', source);
+    const rows = await q.orderBy('id', 'desc').limit(limit).execute();
     return Promise.all(rows.map((r) => this.getRun(r.id)));
   }
 
   /**
-   * The scheduler's beat (every minute on each instance): when LDAP sync is on and the last
-   * scheduled run is older than the interval, one instance takes the lease and syncs.
+   * The scheduler's beat (every minute on each instance): each source whose scheduled sync is on
+   * (LDAP enabled with an interval; DingTalk configured with 自动同步 on) and whose last
+   * scheduled run is older than its interval is synced by one instance, under the lease, and
+   * applied unless refused. Gives the run made (LDAP's when both were due), or null.
    */
   async tick(now = Date.now()): Promise<RunView | null> {
-    const s = await this.stored();
-    if (!s.enabled || !s.intervalMinutes) return null;
-    const name = 'directory-sync:ldap';
+    const made: RunView[] = [];
+    let failure: unknown = null;
+    for (const source of ['ldap', 'dingtalk'] as const) {
+      try {
+        const run = await this.scheduled(source, now);
+        if (run) made.push(run);
+      } catch (err) {
+        // one source failing does not keep the other from its turn
+        failure ??= err;
+      }
+    }
+    if (failure) throw failure;
+    return made[0] ?? null;
+  }
+
+  /** Minutes between scheduled syncs of the source, or null when it has none. */
+  private async interval(source: DirectorySource): Promise<number | null> {
+    if (source === 'ldap') {
+      const s = await this.stored();
+      return s.enabled && s.intervalMinutes ? s.intervalMinutes : null;
+    }
+    if (!this.dingtalk) return null;
+    const s = await this.dingtalkStored();
+    return s.enabled ? s.intervalMinutes : null;
+  }
+
+  private async scheduled(source: DirectorySource, now: number): Promise<RunView | null> {
+    const minutes = await this.interval(source);
+    if (!minutes) return null;
+    const name = `directory-sync:${source}`;
     if (!(await this.lease(name, now))) return null;
     try {
       // checked under the lease: an instance that got it after another's run sees that run
       const last = await this.db
         .selectFrom('directory_runs')
         .select('started_at')
-        .where('source', '=', 'ldap')
+        .where('source', '=', source)
         .where('trigger', '=', 'schedule')
         .orderBy('started_at', 'desc')
         .executeTakeFirst();
-      if (last && Number(last.started_at) > now - s.intervalMinutes * 60_000) return null;
-      return await this.run('ldap', 'schedule', null, true, now);
+      if (last && Number(last.started_at) > now - minutes * 60_000) return null;
+      return await this.run(source, 'schedule', null, true, now);
     } finally {
       await this.release(name);
     }

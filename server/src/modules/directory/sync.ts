@@ -208,7 +208,12 @@ export class DirectorySync {
     const disables = mine.filter((u) => u.disabled === 0 && !present.has(u.id));
     const enabledBefore = mine.filter((u) => u.disabled === 0).length;
     let refused: string | null = null;
-    if (!entries.length) refused = '目录没有返回任何用户（可能是基准 DN 或筛选条件有误），本次同步未做任何修改';
+    if (!entries.length) {
+      refused =
+        source === 'ldap'
+          ? '目录没有返回任何用户（可能是基准 DN 或筛选条件有误），本次同步未做任何修改'
+          : '钉钉通讯录没有返回任何用户（可能是根部门设置有误，或应用没有通讯录权限），本次同步未做任何修改';
+    }
     else if (enabledBefore > 0 && disables.length > 0 && (disables.length / enabledBefore) * 100 > maxDisablePercent) {
       const pct = Math.round((disables.length / enabledBefore) * 1000) / 10;
       refused = `本次同步将停用 ${disables.length} 人（占已同步用户的 ${pct}%），超过设定的 ${maxDisablePercent}%，未做任何修改；如确属人员变动，请调高“停用比例上限”后重新同步`;

@@ -55,7 +55,7 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
 export const DEFAULT_PREVIEW_POLICY: PreviewPolicy = { watermark: true };
 
 /** The ferry (ferry/settings.ts), the agreements (agreements/service.ts) and the directory (directory/service.ts) keep their own settings. */
-type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings'>;
+type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings' | 'dingtalkSyncSettings'>;
 
 const DEFAULTS: Record<OwnKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,

@@ -2,11 +2,12 @@
 // box saying one is saved) and 保存 sends them, the password only when one was typed; 测试连接
 // saves first and shows the server's answer; 立即同步 shows the plan's counts, samples and
 // skipped people, and 应用 asks before disabling anyone; a refused plan shows why and cannot be
-// applied; the record of runs shows each status.
+// applied; the record of runs shows each status and source. 钉钉通讯录同步 says when DingTalk is not
+// configured; configured, its settings are saved, and its 立即同步 shows the plan, applied on 应用.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { directoryApi, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
+import { directoryApi, type DingtalkSyncSettings, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
 import { button, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { DirectoryTab } from './DirectoryTab';
 
@@ -72,13 +73,20 @@ const runOf = (o: Partial<DirectoryRun> = {}): DirectoryRun => ({
 
 const TOO_MANY = '本次同步将停用 60 人（占已同步用户的 50%），超过设定的 10%，未做任何修改；如确属人员变动，请调高“停用比例上限”后重新同步';
 
+const NOT_CONFIGURED: DingtalkSyncSettings = { configured: false, appKey: '', enabled: false, intervalMinutes: 60, maxDisablePercent: 10, rootDeptId: null };
+const DINGTALK: DingtalkSyncSettings = { configured: true, appKey: 'dingapp', enabled: false, intervalMinutes: 60, maxDisablePercent: 10, rootDeptId: null };
+
 let getRuns: jest.SpyInstance;
 
-function setup(runs: DirectoryRun[] = []) {
+function setup(runs: DirectoryRun[] = [], dingtalk: DingtalkSyncSettings = NOT_CONFIGURED) {
   jest.spyOn(directoryApi, 'getLdap').mockResolvedValue(saved);
+  jest.spyOn(directoryApi, 'getDingtalk').mockResolvedValue(dingtalk);
   getRuns = jest.spyOn(directoryApi, 'getRuns').mockResolvedValue(runs);
   renderWithProviders(<DirectoryTab />, { session: true });
 }
+
+/** The 钉钉通讯录同步 card. */
+const dingtalkCard = async () => (await screen.findByText('钉钉通讯录同步', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
 
 /** Sets a text box at once (typing is slow with antd in jsdom). */
 const fill = (input: HTMLElement, value: string) => fireEvent.change(input, { target: { value } });
@@ -183,7 +191,7 @@ it('shows the plan of 立即同步 and applies it after confirming the disables'
   const u = userEvent.setup({ delay: null });
 
   await screen.findByLabelText('服务器地址');
-  await waitFor(() => expect(getRuns).toHaveBeenCalledWith('ldap'));
+  await waitFor(() => expect(getRuns).toHaveBeenCalledWith('all'));
   fireEvent.click(button(document.body, /^立即同步$/));
   await waitFor(() => expect(syncLdap).toHaveBeenCalledTimes(1));
   await screen.findByText('目录中的用户', { selector: '.ant-statistic-title' });
@@ -272,4 +280,84 @@ it('lists the runs with their time, trigger, status and result', async () => {
   const failed = await row('失败');
   expect(within(failed).getByText('无法连接目录服务器：连接超时')).toBeInTheDocument();
   expect(within(failed).getByText('失败').closest('.ant-tag')).toHaveClass('ant-tag-red');
+});
+
+it('lists the runs of every source with their source, and of one source when chosen', async () => {
+  setup([
+    runOf({ id: '21', source: 'dingtalk', trigger: 'schedule', status: 'applied', summary: summary({ adds: 4, updates: 0, moves: 0, disables: 0 }) }),
+    runOf({ id: '20', source: 'ldap', status: 'planned' }),
+  ]);
+  const dingtalkRow = (await screen.findByText('新增 4，更新 0，调动 0，停用 0')).closest('tr') as HTMLElement;
+  expect(within(dingtalkRow).getByText('钉钉')).toBeInTheDocument();
+  expect(within(dingtalkRow).getByText('自动')).toBeInTheDocument();
+  const ldapRow = screen.getByText('新增 5，更新 2，调动 1，停用 3').closest('tr') as HTMLElement;
+  expect(within(ldapRow).getByText('LDAP')).toBeInTheDocument();
+  expect(getRuns).toHaveBeenLastCalledWith('all');
+
+  const runsCard = screen.getByText('同步记录', { selector: '.ant-card-head-title' }).closest('.ant-card') as HTMLElement;
+  fireEvent.click(within(runsCard).getByText('钉钉', { selector: '.ant-segmented-item-label' }));
+  await waitFor(() => expect(getRuns).toHaveBeenLastCalledWith('dingtalk'));
+});
+
+it('says when DingTalk is not configured, and offers no DingTalk settings or sync', async () => {
+  setup();
+  const card = await dingtalkCard();
+  expect(await within(card).findByText('未配置钉钉（请设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET 环境变量）')).toBeInTheDocument();
+  expect(within(card).queryByLabelText('自动同步')).toBeNull();
+  expect(within(card).queryByText(/^立即同步$/, { selector: 'button, button *' })).toBeNull();
+  // LDAP's 立即同步 is the only one on the page
+  expect(button(document.body, /^立即同步$/)).toBeInTheDocument();
+});
+
+it('saves the DingTalk settings, and its 立即同步 shows the plan, applied on 应用', async () => {
+  setup([], DINGTALK);
+  const setDingtalk = jest
+    .spyOn(directoryApi, 'setDingtalk')
+    .mockImplementation(async (body) => ({ ...DINGTALK, ...body }) as DingtalkSyncSettings);
+  const planned = runOf({ id: '31', source: 'dingtalk', summary: summary({ total: 253, conflicts: [], departmentsToCreate: ['总部/研发中心'] }) });
+  const syncDingtalk = jest.spyOn(directoryApi, 'syncDingtalk').mockResolvedValue(planned);
+  const syncLdap = jest.spyOn(directoryApi, 'syncLdap');
+  const applyRun = jest.spyOn(directoryApi, 'applyRun').mockResolvedValue({ ...planned, status: 'applied' });
+  const u = userEvent.setup({ delay: null });
+
+  const card = await dingtalkCard();
+  expect(await within(card).findByText('应用 AppKey：dingapp')).toBeInTheDocument();
+  expect(within(card).getByLabelText('自动同步')).not.toBeChecked();
+  expect(within(card).getByLabelText('同步间隔')).toHaveValue('60');
+  expect(within(card).getByLabelText('停用比例上限')).toHaveValue('10');
+  const root = within(card).getByLabelText('根部门 ID');
+  expect(root).toHaveValue('');
+  expect(root).toHaveAttribute('placeholder', '整个组织');
+
+  fireEvent.click(within(card).getByLabelText('自动同步'));
+  fill(within(card).getByLabelText('同步间隔'), '30');
+  fill(root, '2');
+  fireEvent.click(button(card, '保存'));
+  await waitFor(() => expect(setDingtalk).toHaveBeenCalledTimes(1));
+  expect(setDingtalk.mock.calls[0][0]).toEqual({ enabled: true, intervalMinutes: 30, maxDisablePercent: 10, rootDeptId: 2 });
+  expect(await screen.findByText('钉钉同步设置已保存')).toBeInTheDocument();
+
+  // emptied: the whole organisation again, sent as null
+  fill(within(card).getByLabelText('根部门 ID'), '');
+  fireEvent.click(button(card, '保存'));
+  await waitFor(() => expect(setDingtalk).toHaveBeenCalledTimes(2));
+  expect(setDingtalk.mock.calls[1][0]).toMatchObject({ rootDeptId: null });
+
+  const runsBefore = getRuns.mock.calls.length;
+  fireEvent.click(button(card, /^立即同步$/));
+  await waitFor(() => expect(syncDingtalk).toHaveBeenCalledTimes(1));
+  expect(syncLdap).not.toHaveBeenCalled();
+  await within(card).findByText('目录中的用户', { selector: '.ant-statistic-title' });
+  expect((within(card).getByText('目录中的用户', { selector: '.ant-statistic-title' }).closest('.ant-statistic') as HTMLElement).textContent).toContain('253');
+  expect(within(card).getByText('总部/研发中心')).toBeInTheDocument();
+  await waitFor(() => expect(getRuns.mock.calls.length).toBe(runsBefore + 1));
+
+  await u.click(button(card, '应用'));
+  const confirm = await confirmOf('确认停用 3 个用户？');
+  expect(confirm).toHaveTextContent('已不在钉钉通讯录中的用户将被停用（账号保留，会话立即结束）。');
+  await u.click(within(confirm).getByText('停用并应用'));
+  await waitFor(() => expect(applyRun).toHaveBeenCalledWith('31'));
+  expect((await within(card).findAllByText('同步已应用')).length).toBeGreaterThan(0);
+  await waitFor(() => expect(getRuns.mock.calls.length).toBe(runsBefore + 2));
+  await waitFor(() => expect(within(card).queryAllByText(/^应\s*用$/, { selector: 'button, button *' })).toHaveLength(0));
 });

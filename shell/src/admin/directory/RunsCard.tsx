@@ -1,9 +1,9 @@
-// 同步记录 of 目录同步: every run, manual or scheduled, with its status and what it changed, or
-// why it was refused or failed.
+// 同步记录 of 目录同步: every run of every source (LDAP, 钉钉; one of them when chosen), manual
+// or scheduled, with its status and what it changed, or why it was refused or failed.
 import { useEffect, useState } from 'react';
-import { Button, Card, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Button, Card, Segmented, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
-import { directoryApi, type DirectoryRun, type DirectoryRunStatus } from '@app/shared';
+import { directoryApi, type DirectoryRun, type DirectoryRunStatus, type DirectorySource } from '@app/shared';
 
 const STATUS: Record<DirectoryRunStatus, { text: string; color: string }> = {
   planned: { text: '待应用', color: 'blue' },
@@ -14,6 +14,15 @@ const STATUS: Record<DirectoryRunStatus, { text: string; color: string }> = {
 
 const TRIGGER: Record<DirectoryRun['trigger'], string> = { manual: '手动', schedule: '自动' };
 
+const SOURCE: Record<DirectorySource, string> = { ldap: 'LDAP', dingtalk: '钉钉' };
+
+type Shown = DirectorySource | 'all';
+const SHOWN_OPTIONS: { value: Shown; label: string }[] = [
+  { value: 'all', label: '全部' },
+  { value: 'ldap', label: 'LDAP' },
+  { value: 'dingtalk', label: '钉钉' },
+];
+
 /** “新增 a，更新 u，调动 m，停用 d” of a run, or its reason when refused or failed. */
 function runResult(r: DirectoryRun): string {
   if (r.status === 'refused' || r.status === 'failed' || !r.summary) return r.error || '—';
@@ -23,6 +32,7 @@ function runResult(r: DirectoryRun): string {
 
 const runColumns: TableColumnsType<DirectoryRun> = [
   { title: '时间', dataIndex: 'startedAt', width: 160, render: (at: number) => dayjs(at).format('YYYY-MM-DD HH:mm') },
+  { title: '来源', dataIndex: 'source', width: 80, render: (s: DirectorySource) => SOURCE[s] ?? s },
   { title: '方式', dataIndex: 'trigger', width: 80, render: (t: DirectoryRun['trigger']) => TRIGGER[t] ?? t },
   {
     title: '状态',
@@ -58,28 +68,32 @@ export function RunsCard({
 }) {
   const [runs, setRuns] = useState<DirectoryRun[]>([]);
   const [loading, setLoading] = useState(true);
+  const [shown, setShown] = useState<Shown>('all');
 
   useEffect(() => {
     let live = true;
     setLoading(true);
     directoryApi
-      .getRuns('ldap')
+      .getRuns(shown)
       .then((list) => live && setRuns(list))
       .catch(() => undefined)
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [version]);
+  }, [version, shown]);
 
   return (
     <Card
       size="small"
       title="同步记录"
       extra={
-        <Button type="link" size="small" onClick={onRefresh}>
-          刷新
-        </Button>
+        <Space size={8}>
+          <Segmented<Shown> size="small" aria-label="来源" options={SHOWN_OPTIONS} value={shown} onChange={setShown} />
+          <Button type="link" size="small" onClick={onRefresh}>
+            刷新
+          </Button>
+        </Space>
       }
     >
       <Table<DirectoryRun>
