@@ -1,6 +1,6 @@
 // 云文档 administration of the organisation: departments, groups, enabling and editing users.
 // Every refused call is followed by reading the state back: nothing may have changed.
-import { ADMIN_PASSWORD, ADMIN_USER, call, databaseKinds, HAN, login, ok, startServer, userWithToken, type TestServer } from './support/harness';
+import { ADMIN_PASSWORD, ADMIN_USER, call, createUser, databaseKinds, HAN, login, ok, startServer, userWithToken, type TestServer } from './support/harness';
 
 interface TreeNode {
   id: string;
@@ -179,6 +179,61 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
     expect((await call(server.app, 'GET', '/api/User/Home', { token: u2.token })).status).toBe(200);
   });
 
+  test('administrators see disabled group members, marked, and a save that keeps them keeps them', async () => {
+    const adminMembers = async (groupId: string, query: Record<string, number> = { pageSize: 1000 }) =>
+      ok(server.app, 'GET', `/api/Admin/Groups/${groupId}/Members`, { token: adminToken, query });
+    const active = await createUser(server.app, adminToken, { userName: `a_active_${Date.now()}` });
+    const leaver = await createUser(server.app, adminToken, { userName: `b_leaver_${Date.now()}` });
+    const added = await createUser(server.app, adminToken, { userName: `c_added_${Date.now()}` });
+    const g = await ok(server.app, 'POST', '/api/Admin/Groups', { token: adminToken, body: { name: '停用成员组' } });
+    await ok(server.app, 'PUT', `/api/Admin/Groups/${g.id}/Members`, { token: adminToken, body: { userIds: [active.userId, leaver.userId] } });
+    await ok(server.app, 'POST', `/api/Admin/Users/${leaver.userId}/Disable`, { token: adminToken });
+
+    // the user call lists the enabled member only; the admin call lists both, the disabled one marked
+    expect(await members(g.id)).toEqual([active.userId]);
+    const listed = await adminMembers(g.id);
+    expect(listed).toEqual({
+      data: [
+        { userId: active.userId, userName: active.userName, nickName: active.nickName, deptId: expect.anything(), deptName: expect.any(String), disabled: false },
+        { userId: leaver.userId, userName: leaver.userName, nickName: leaver.nickName, deptId: expect.anything(), deptName: expect.any(String), disabled: true },
+      ],
+      total: 2,
+    });
+    expect((await groups()).find((x: { id: string }) => x.id === g.id).memberCount).toBe(1);
+    // paged like the other lists
+    expect(await adminMembers(g.id, { page: 2, pageSize: 1 })).toEqual({ data: [expect.objectContaining({ userId: leaver.userId, disabled: true })], total: 2 });
+    expectError(await call(server.app, 'GET', `/api/Admin/Groups/${g.id}/Members`, { token: adminToken, query: { pageSize: 1001 } }), 400, 40001);
+    expectError(await call(server.app, 'GET', '/api/Admin/Groups/999999/Members', { token: adminToken }), 404, 404);
+
+    // a save that starts from the admin list and adds someone keeps the disabled member
+    const kept = [...listed.data.map((u: { userId: string }) => u.userId), added.userId];
+    expect(await ok(server.app, 'PUT', `/api/Admin/Groups/${g.id}/Members`, { token: adminToken, body: { userIds: kept } })).toEqual({
+      id: g.id,
+      name: '停用成员组',
+      memberCount: 2,
+    });
+    const after = await adminMembers(g.id);
+    expect(after.total).toBe(3);
+    expect(after.data.map((u: { userId: string; disabled: boolean }) => [u.userId, u.disabled])).toEqual([
+      [active.userId, false],
+      [leaver.userId, true],
+      [added.userId, false],
+    ]);
+    // enabled again, the kept member is back in the user call too
+    await ok(server.app, 'POST', `/api/Admin/Users/${leaver.userId}/Enable`, { token: adminToken });
+    expect(await members(g.id)).toEqual([active.userId, leaver.userId, added.userId]);
+    await ok(server.app, 'POST', `/api/Admin/Users/${leaver.userId}/Disable`, { token: adminToken });
+
+    // removed explicitly, the disabled member is gone
+    await ok(server.app, 'PUT', `/api/Admin/Groups/${g.id}/Members`, { token: adminToken, body: { userIds: [active.userId, added.userId] } });
+    expect((await adminMembers(g.id)).data.map((u: { userId: string }) => u.userId)).toEqual([active.userId, added.userId]);
+
+    // a normal user is refused, even with an id that is not one
+    const normal = await userWithToken(server.app, adminToken);
+    expectError(await call(server.app, 'GET', `/api/Admin/Groups/${g.id}/Members`, { token: normal.token }), 403, 40301);
+    expectError(await call(server.app, 'GET', '/api/Admin/Groups/not-an-id/Members', { token: normal.token, query: { pageSize: 1 } }), 403, 40301);
+  });
+
   test('disable and enable round trip: a disabled user cannot sign in, enabled again can', async () => {
     const user = await userWithToken(server.app, adminToken);
     await ok(server.app, 'POST', `/api/Admin/Users/${user.userId}/Disable`, { token: adminToken });
@@ -308,6 +363,7 @@ describe.each(databaseKinds())('organisation administration (%s)', (kind) => {
       await call(server.app, 'PUT', `/api/Admin/Groups/${group.id}`, { token: t, body: { name: '被改名组' } }),
       await call(server.app, 'PUT', `/api/Admin/Groups/${group.id}/Members`, { token: t, body: { userIds: [normal.userId] } }),
       await call(server.app, 'DELETE', `/api/Admin/Groups/${group.id}`, { token: t }),
+      await call(server.app, 'GET', `/api/Admin/Groups/${group.id}/Members`, { token: t }),
       await call(server.app, 'POST', `/api/Admin/Users/${disabled.userId}/Enable`, { token: t }),
       await call(server.app, 'PUT', `/api/Admin/Users/${victim.userId}`, { token: t, body: { nickName: '被改昵称', isDocAdmin: true } }),
       await call(server.app, 'PUT', `/api/Admin/Users/${normal.userId}`, { token: t, body: { isDocAdmin: true } }),

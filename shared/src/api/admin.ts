@@ -3,7 +3,7 @@
 // System administrators may make every call; department administrators only the calls on
 // people and departments of their subtrees (the server refuses the rest with 403/40301).
 import { http, type HttpConfig } from '../http/client';
-import type { FeaturePolicy, Paged } from './types';
+import type { FeaturePolicy, OrgUser, Paged } from './types';
 
 /** Roles an account may hold. 部门管理员 is not a role: it is held per department (AdminDepartmentNode.admins). */
 export type AdminRole = 'admin' | 'docAdmin' | 'tagAdmin' | 'flowAdmin' | 'auditAdmin';
@@ -158,6 +158,16 @@ export interface QuotaOverview {
   largestFolders: { id: string; name: string; space: 'personal' | 'public'; ownerName: string; size: number }[];
 }
 
+/**
+ * A member of a user group as administrators see it (GET /api/Admin/Groups/{id}/Members): the
+ * disabled members are listed too, marked. PUT …/Members replaces the whole list, so a save must
+ * start from this list, not from the user call (which leaves the disabled members out).
+ */
+export interface AdminGroupMember extends OrgUser {
+  /** 已停用: cannot sign in and is not counted in memberCount, but is still a member */
+  disabled: boolean;
+}
+
 /** GET/PUT /api/Admin/UploadPolicy */
 export interface AdminUploadPolicy {
   rapidUpload: boolean;
@@ -269,6 +279,10 @@ export const adminApi = {
   renameGroup: (id: string, name: string, config?: HttpConfig) =>
     http.put<{ id: string; name: string; memberCount: number }>(`/Admin/Groups/${seg(id)}`, { name }, config),
   deleteGroup: (id: string, config?: HttpConfig) => http.delete<{ id: string }>(`/Admin/Groups/${seg(id)}`, config),
+  /** every member, the disabled ones included and marked; by user name, paged (pageSize up to 1000) */
+  getGroupMembers: (id: string, query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
+    http.get<Paged<AdminGroupMember>>(`/Admin/Groups/${seg(id)}/Members`, { ...config, params: { ...query, ...config?.params } }),
+  /** replaces the whole member list: ids left out (disabled members too) are removed */
   setGroupMembers: (id: string, userIds: string[], config?: HttpConfig) =>
     http.put<{ id: string; name: string; memberCount: number }>(`/Admin/Groups/${seg(id)}/Members`, { userIds }, config),
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/schema';
 import { EnvironmentConfigSchema, FeaturePolicySchema, PasswordPolicySchema } from '../settings/schemas';
-import { GroupIdParamsSchema, GroupSchema } from '../organizations/schemas';
+import { GroupIdParamsSchema, GroupMemberPageSchema, GroupSchema, PagingQuerySchema } from '../organizations/schemas';
 import { DeletedResultSchema, GroupBodySchema, GroupMembersBodySchema } from './schemas';
 
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -71,13 +71,28 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => ok(await admin.deleteGroup(req.user(), req.params.id)),
   );
 
+  app.get(
+    '/Admin/Groups/:id/Members',
+    {
+      schema: {
+        tags,
+        summary: '用户组成员（含已停用）',
+        description: `按用户名排序，含已停用的成员（disabled 为 true）；设置成员会替换全部成员，应从这里读到的完整名单出发。${only}`,
+        params: GroupIdParamsSchema,
+        querystring: PagingQuerySchema,
+        response: { 200: Envelope(GroupMemberPageSchema) },
+      },
+    },
+    async (req) => ok(await admin.groupMembers(req.user(), req.params.id, req.query)),
+  );
+
   app.put(
     '/Admin/Groups/:id/Members',
     {
       schema: {
         tags,
         summary: '设置用户组成员',
-        description: `用给出的用户替换全部成员；有不存在的用户 id 时整体拒绝（400、code 40001）。${only}`,
+        description: `用给出的用户替换全部成员（已停用的用户也可以是成员，未列出的即被移出）；有不存在的用户 id 时整体拒绝（400、code 40001）。${only}`,
         params: GroupIdParamsSchema,
         body: GroupMembersBodySchema,
         response: { 200: Envelope(GroupSchema) },

@@ -2,7 +2,7 @@
 // spaces' names and the global feature policy. People and departments: ../people.
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
-import type { Group } from '../organizations/schemas';
+import type { Group, GroupMemberPage, PagingQuery } from '../organizations/schemas';
 import type { OrganizationsService } from '../organizations/service';
 import type { EnvironmentConfig, FeaturePolicy, PasswordPolicy, UploadPolicy, UploadPolicyBody } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
@@ -55,6 +55,12 @@ export class AdminService {
     const result = await this.organizations.deleteGroup(idText);
     await this.record(caller, '删除用户组', 'group', result.id, name);
     return result;
+  }
+
+  /** Every member of a group, the disabled ones marked: what 设置成员 starts from. */
+  async groupMembers(caller: UserRow, idText: string, query: PagingQuery): Promise<GroupMemberPage> {
+    this.assertAdmin(caller);
+    return this.organizations.groupMembersWithDisabled(idText, query);
   }
 
   async setGroupMembers(caller: UserRow, idText: string, body: GroupMembersBody): Promise<Group> {

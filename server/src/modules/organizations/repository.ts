@@ -96,6 +96,8 @@ export interface OrgUserFilter {
   deptPath: string | null;
   /** only members of this group */
   groupId: number | null;
+  /** disabled users too (administrators' lists only); by default only enabled users */
+  includeDisabled?: boolean;
 }
 
 export interface OrgUserRow {
@@ -104,17 +106,19 @@ export interface OrgUserRow {
   nick_name: string;
   dept_id: number | null;
   dept_name: string | null;
+  disabled: number;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Enabled users matching the filter, ordered by user name: one page and the total. */
+/** Users matching the filter (enabled ones unless `includeDisabled`), ordered by user name: one page and the total. */
 export async function searchUsers(
   db: Kysely<Database>,
   filter: OrgUserFilter,
   page: { offset: number; limit: number },
 ): Promise<{ rows: OrgUserRow[]; total: number }> {
-  let q = db.selectFrom('users').where('users.disabled', '=', 0);
+  let q = db.selectFrom('users');
+  if (!filter.includeDisabled) q = q.where('users.disabled', '=', 0);
   if (filter.keyword) {
     const pattern = `%${escapeLike(filter.keyword)}%`;
     q = q.where((eb) =>
@@ -133,7 +137,7 @@ export async function searchUsers(
   const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const rows = await q
     .leftJoin('departments', 'departments.id', 'users.dept_id')
-    .select(['users.id', 'users.user_name', 'users.nick_name', 'users.dept_id', 'departments.name as dept_name'])
+    .select(['users.id', 'users.user_name', 'users.nick_name', 'users.dept_id', 'departments.name as dept_name', 'users.disabled'])
     .orderBy('users.user_name_key')
     .orderBy('users.id')
     .limit(page.limit)

@@ -40,7 +40,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '用户组成员',
-        description: '只列出已启用的成员，按用户名排序。',
+        description: '只列出已启用的成员，按用户名排序；含已停用成员的完整名单见 GET /api/Admin/Groups/{id}/Members（仅系统管理员）。',
         params: GroupIdParamsSchema,
         querystring: PagingQuerySchema,
         response: { 200: Envelope(OrgUserPageSchema) },

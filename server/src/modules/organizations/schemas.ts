@@ -51,6 +51,18 @@ export type OrgUser = Static<typeof OrgUserSchema>;
 export const OrgUserPageSchema = Type.Object({ data: Type.Array(OrgUserSchema), total: Type.Integer() }, { title: '用户分页' });
 export type OrgUserPage = Static<typeof OrgUserPageSchema>;
 
+export const GroupMemberSchema = Type.Object(
+  {
+    ...OrgUserSchema.properties,
+    disabled: Type.Boolean({ description: '已停用：不能登录，也不计入成员数，但仍是该用户组的成员' }),
+  },
+  { title: '用户组成员（含已停用）' },
+);
+export type GroupMember = Static<typeof GroupMemberSchema>;
+
+export const GroupMemberPageSchema = Type.Object({ data: Type.Array(GroupMemberSchema), total: Type.Integer() }, { title: '用户组成员分页' });
+export type GroupMemberPage = Static<typeof GroupMemberPageSchema>;
+
 const OrgPaging = Paging(20, 1000);
 
 export const OrgUsersQuerySchema = Type.Object({

@@ -26,8 +26,9 @@ import {
   replaceGroupMembers,
   searchUsers,
   type OrgUserFilter,
+  type OrgUserRow,
 } from './repository';
-import type { Department, DepartmentNode, Group, OrgUserPage, OrgUsersQuery, PagingQuery } from './schemas';
+import type { Department, DepartmentNode, Group, GroupMemberPage, OrgUser, OrgUserPage, OrgUsersQuery, PagingQuery } from './schemas';
 
 export const ROOT_DEPARTMENT_NAME = '总部';
 
@@ -54,6 +55,14 @@ const toDepartment = (r: DepartmentRow): Department => ({
   name: r.name,
   path: r.path,
   leaderId: r.leader_id === null ? null : String(r.leader_id),
+});
+
+const toOrgUser = (r: OrgUserRow): OrgUser => ({
+  userId: String(r.id),
+  userName: r.user_name,
+  nickName: r.nick_name,
+  deptId: r.dept_id === null ? null : String(r.dept_id),
+  deptName: r.dept_name ?? '',
 });
 
 function paging(q: PagingQuery): { offset: number; limit: number } {
@@ -109,18 +118,19 @@ export class OrganizationsService {
     return this.userPage({ keyword: '', deptPath: null, groupId: group.id }, query);
   }
 
+  /**
+   * Every member of a group, the disabled ones included and marked, ordered by user name: what a
+   * system administrator edits (the member list is replaced as a whole, so none may be missing).
+   */
+  async groupMembersWithDisabled(groupIdText: string, query: PagingQuery): Promise<GroupMemberPage> {
+    const group = await this.targetGroup(this.db, groupIdText);
+    const { rows, total } = await searchUsers(this.db, { keyword: '', deptPath: null, groupId: group.id, includeDisabled: true }, paging(query));
+    return { data: rows.map((r) => ({ ...toOrgUser(r), disabled: Number(r.disabled) === 1 })), total };
+  }
+
   private async userPage(filter: OrgUserFilter, query: PagingQuery): Promise<OrgUserPage> {
     const { rows, total } = await searchUsers(this.db, filter, paging(query));
-    return {
-      data: rows.map((r) => ({
-        userId: String(r.id),
-        userName: r.user_name,
-        nickName: r.nick_name,
-        deptId: r.dept_id === null ? null : String(r.dept_id),
-        deptName: r.dept_name ?? '',
-      })),
-      total,
-    };
+    return { data: rows.map(toOrgUser), total };
   }
 
   // ---- departments ----

@@ -1,7 +1,7 @@
 // The user-selection dialog of 云文档 (spec section 1, "user selection"): users (searched
 // by keyword, filtered by the department tree), departments and user groups, in three tabs;
 // the picks of every tab show as removable tags and are returned together.
-import { useEffect, useMemo, useState, type Key, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type Key, type ReactElement, type ReactNode } from 'react';
 import { Checkbox, Empty, Input, Pagination, Spin, Tabs, Tag, Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
 import CloseOutlined from '@ant-design/icons/CloseOutlined';
@@ -14,6 +14,7 @@ export type UserPickerType = 'user' | 'department' | 'group';
 export type PickedDepartment = Pick<DepartmentNode, 'id' | 'name' | 'parentId'>;
 
 export interface UserPickerSelection {
+  /** a user carrying `disabled: true` (e.g. an AdminGroupMember) shows as 已停用 among the picks */
   users: OrgUser[];
   departments: PickedDepartment[];
   groups: UserGroup[];
@@ -29,6 +30,8 @@ export interface UserPickerProps {
   multiple?: boolean;
   /** the entries picked when the dialog opens */
   initialSelection?: Partial<UserPickerSelection>;
+  /** shown above the tabs, e.g. how disabled picks are treated */
+  notice?: ReactNode;
   /** may return a promise: the dialog then waits (and stays open on a rejection) */
   onOk: (selection: UserPickerSelection) => unknown;
   onCancel: () => void;
@@ -50,6 +53,9 @@ function indexDepartments(list: DepartmentNode[], into: Record<string, PickedDep
   return into;
 }
 
+/** A pick marked disabled by an administrators' call (search results never are). */
+const isDisabledUser = (u: OrgUser) => 'disabled' in u && u.disabled === true;
+
 const userLabel = (u: OrgUser) => (u.nickName && u.nickName !== u.userName ? `${u.nickName}（${u.userName}）` : u.userName);
 
 export function UserPicker({
@@ -58,6 +64,7 @@ export function UserPicker({
   limitTypes,
   multiple = true,
   initialSelection,
+  notice,
   onOk,
   onCancel,
 }: UserPickerProps) {
@@ -281,9 +288,12 @@ export function UserPicker({
   const panes: Record<UserPickerType, ReactElement> = { user: userTab, department: departmentTab, group: groupTab };
 
   const tags = [
-    ...selection.users.map((u) => ({ key: `u:${u.userId}`, label: userLabel(u), color: 'blue', remove: () => toggle('users', u, false) })),
-    ...selection.departments.map((d) => ({ key: `d:${d.id}`, label: d.name, color: 'green', remove: () => toggle('departments', d, false) })),
-    ...selection.groups.map((g) => ({ key: `g:${g.id}`, label: g.name, color: 'purple', remove: () => toggle('groups', g, false) })),
+    ...selection.users.map((u) => {
+      const disabled = isDisabledUser(u);
+      return { key: `u:${u.userId}`, label: userLabel(u), color: disabled ? 'default' : 'blue', disabled, remove: () => toggle('users', u, false) };
+    }),
+    ...selection.departments.map((d) => ({ key: `d:${d.id}`, label: d.name, color: 'green', disabled: false, remove: () => toggle('departments', d, false) })),
+    ...selection.groups.map((g) => ({ key: `g:${g.id}`, label: g.name, color: 'purple', disabled: false, remove: () => toggle('groups', g, false) })),
   ];
 
   return (
@@ -296,6 +306,7 @@ export function UserPicker({
       onOk={() => onOk(selection)}
       onCancel={onCancel}
     >
+      {notice ? <div style={{ marginBottom: 8 }}>{notice}</div> : null}
       <Tabs
         activeKey={tab}
         onChange={(key) => setTab(key as UserPickerType)}
@@ -316,6 +327,11 @@ export function UserPicker({
               }}
             >
               {t.label}
+              {t.disabled ? (
+                <Tag color="orange" variant="filled" style={{ marginInlineStart: 4, marginInlineEnd: 0, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>
+                  已停用
+                </Tag>
+              ) : null}
             </Tag>
           ))}
         </div>

@@ -1,10 +1,11 @@
 // 系统管理 › 用户组: the groups with their member counts; a group created (a taken name refused
 // before any call), renamed and deleted; its members set with the user picker, which opens with
-// every current member (read page by page).
+// every current member (read page by page from the administrators' call), the disabled ones
+// marked 已停用 and kept by a save unless removed.
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import { adminApi, api, httpInstance, type OrgUser, type UserGroup } from '@app/shared';
+import { adminApi, api, httpInstance, type AdminGroupMember, type OrgUser, type UserGroup } from '@app/shared';
 import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { GroupsTab } from './GroupsTab';
 
@@ -20,6 +21,7 @@ const zhang = person('u1', 'zhangsan', '张三');
 const li = person('u2', 'lisi', '李四');
 const wang = person('u3', 'wangwu', '王五');
 const zhao = person('u4', 'zhaoliu', '赵六');
+const member = (u: OrgUser, disabled = false): AdminGroupMember => ({ ...u, disabled });
 
 let getGroups: jest.SpyInstance;
 const originalAdapter = httpInstance.defaults.adapter;
@@ -94,8 +96,8 @@ describe('用户组', () => {
     httpInstance.defaults.adapter = (async (config: InternalAxiosRequestConfig) => {
       const { page, pageSize } = config.params as { page: number; pageSize: number };
       asked.push({ url: config.url, page, pageSize });
-      const all = [zhang, li, wang];
-      const data = config.url === '/api/User/Organizations/Groups/g1/Members' ? all.slice((page - 1) * 2, page * 2) : [];
+      const all = [zhang, li, wang].map((u) => member(u));
+      const data = config.url === '/api/Admin/Groups/g1/Members' ? all.slice((page - 1) * 2, page * 2) : [];
       return { data: { code: 200, message: null, result: { data, total: all.length } }, status: 200, statusText: '', headers: {}, config } as AxiosResponse;
     }) as AxiosAdapter;
     jest.spyOn(api, 'getDepartmentTree').mockResolvedValue([]);
@@ -107,9 +109,12 @@ describe('用户组', () => {
     await u.click(within(rowOf('管理员组')).getByLabelText('成员 管理员组'));
     const picker = await waitFor(() => panelOf('设置“管理员组”的成员'));
     expect(asked).toEqual([
-      { url: '/api/User/Organizations/Groups/g1/Members', page: 1, pageSize: 1000 },
-      { url: '/api/User/Organizations/Groups/g1/Members', page: 2, pageSize: 1000 },
+      { url: '/api/Admin/Groups/g1/Members', page: 1, pageSize: 1000 },
+      { url: '/api/Admin/Groups/g1/Members', page: 2, pageSize: 1000 },
     ]);
+    // no disabled member: nothing marked, no notice
+    expect(within(picker).queryByText('已停用')).not.toBeInTheDocument();
+    expect(within(picker).queryByRole('alert')).not.toBeInTheDocument();
     // only people: no department or group tabs
     expect(within(picker).queryByText('用户组', { selector: '[role="tab"], [role="tab"] *' })).not.toBeInTheDocument();
     const picked = within(picker).getByLabelText('已选择');
@@ -121,5 +126,43 @@ describe('用户组', () => {
     await u.click(button(picker, '确定'));
     await waitFor(() => expect(setMembers).toHaveBeenCalledWith('g1', ['u1', 'u3', 'u4']));
     await waitFor(() => expect(getGroups).toHaveBeenCalledTimes(2));
+  });
+
+  it('shows a disabled member as 已停用 and keeps them in the saved list unless removed', async () => {
+    const getMembers = jest.spyOn(adminApi, 'getGroupMembers').mockResolvedValue({ data: [member(zhang), member(wang, true)], total: 2 });
+    jest.spyOn(api, 'getDepartmentTree').mockResolvedValue([]);
+    // the user search lists enabled people only: 王五 is not among them
+    jest.spyOn(api, 'getOrgUsers').mockResolvedValue({ data: [zhang, li, zhao], total: 3 });
+    const setMembers = jest.spyOn(adminApi, 'setGroupMembers').mockResolvedValue({ id: 'g1', name: '管理员组', memberCount: 2 });
+    const u = user();
+    await renderTab();
+
+    await u.click(within(rowOf('管理员组')).getByLabelText('成员 管理员组'));
+    let picker = await waitFor(() => panelOf('设置“管理员组”的成员'));
+    expect(getMembers).toHaveBeenCalledWith('g1', { page: 1, pageSize: 1000 });
+    const picked = within(picker).getByLabelText('已选择');
+    expect(within(picked).getByText('已选择 2 项')).toBeInTheDocument();
+    const wangTag = within(picked).getByText('王五（wangwu）').closest('.ant-tag') as HTMLElement;
+    expect(within(wangTag).getByText('已停用')).toBeInTheDocument();
+    const zhangTag = within(picked).getByText('张三（zhangsan）').closest('.ant-tag') as HTMLElement;
+    expect(within(zhangTag).queryByText('已停用')).not.toBeInTheDocument();
+    expect(within(picker).getByText(/该用户组有 1 名已停用的成员.*保存时会保留他们/)).toBeInTheDocument();
+
+    // adding someone keeps the disabled member in the PUT body
+    await u.click(await within(picker).findByRole('checkbox', { name: /赵六/ }));
+    expect(within(picked).getByText('已选择 3 项')).toBeInTheDocument();
+    await u.click(button(picker, '确定'));
+    await waitFor(() => expect(setMembers).toHaveBeenCalledWith('g1', ['u1', 'u3', 'u4']));
+    await waitFor(() => expect(toasts()).toContain('“管理员组”的成员已保存：已启用 2 人，另保留已停用的成员 1 人'));
+    await waitFor(() => expect(getGroups).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(screen.queryByText('设置“管理员组”的成员')).not.toBeInTheDocument());
+
+    // removed explicitly, the disabled member is left out
+    setMembers.mockClear();
+    await u.click(within(rowOf('管理员组')).getByLabelText('成员 管理员组'));
+    picker = await waitFor(() => panelOf('设置“管理员组”的成员'));
+    await u.click(within(picker).getByLabelText('移除 王五（wangwu）'));
+    await u.click(button(picker, '确定'));
+    await waitFor(() => expect(setMembers).toHaveBeenCalledWith('g1', ['u1']));
   });
 });

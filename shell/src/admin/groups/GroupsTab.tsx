@@ -1,25 +1,27 @@
 // 系统管理 › 用户组: the organisation's user groups (used in access policies and approvals) with
 // their member counts; a group is created, renamed or deleted here, and its members are set
-// with the user picker, starting from the current members.
+// with the user picker, starting from every current member. Saving replaces the whole member
+// list, so the picker starts from the administrators' list, which includes the disabled members:
+// they show as 已停用 and stay in the group unless the administrator removes them.
 import { useEffect, useState } from 'react';
-import { App as AntApp, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
-import { adminApi, api, http, notify, type OrgUser, type Paged, type UserGroup } from '@app/shared';
+import { Alert, App as AntApp, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
+import { adminApi, api, notify, type AdminGroupMember, type UserGroup } from '@app/shared';
 import { UserPicker, type UserPickerSelection } from '@app/shared/ui';
 
 /** Members are read this many at a time, until all are in. */
 export const GROUP_MEMBERS_PAGE_SIZE = 1000;
 
-/** Every (enabled) member of a group: GET /api/User/Organizations/Groups/{id}/Members, page by page. */
-export async function loadGroupMembers(groupId: string): Promise<OrgUser[]> {
-  const members: OrgUser[] = [];
+/** Every member of a group, the disabled ones included: GET /api/Admin/Groups/{id}/Members, page by page. */
+export async function loadGroupMembers(groupId: string): Promise<AdminGroupMember[]> {
+  const members: AdminGroupMember[] = [];
   for (let page = 1; ; page += 1) {
-    const result = await http.get<Paged<OrgUser>>(`/User/Organizations/Groups/${encodeURIComponent(groupId)}/Members`, {
-      params: { page, pageSize: GROUP_MEMBERS_PAGE_SIZE },
-    });
+    const result = await adminApi.getGroupMembers(groupId, { page, pageSize: GROUP_MEMBERS_PAGE_SIZE });
     members.push(...result.data);
     if (!result.data.length || members.length >= result.total) return members;
   }
 }
+
+const isDisabled = (u: UserPickerSelection['users'][number]) => 'disabled' in u && u.disabled === true;
 
 function GroupNameDialog({
   open,
@@ -98,7 +100,7 @@ export function GroupsTab() {
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<UserGroup | null>(null);
   const [loadingMembers, setLoadingMembers] = useState<string | null>(null);
-  const [editingMembers, setEditingMembers] = useState<{ group: UserGroup; members: OrgUser[] } | null>(null);
+  const [editingMembers, setEditingMembers] = useState<{ group: UserGroup; members: AdminGroupMember[] } | null>(null);
 
   const reload = () => setAttempt((a) => a + 1);
 
@@ -148,18 +150,27 @@ export function GroupsTab() {
   const saveMembers = async (selection: UserPickerSelection) => {
     if (!editingMembers) return;
     const { group } = editingMembers;
+    // the disabled members still picked are sent along: leaving them out would remove them
+    const disabledKept = selection.users.filter(isDisabled).length;
     try {
       const saved = await adminApi.setGroupMembers(
         group.id,
         selection.users.map((u) => u.userId),
       );
-      notify.success(`“${group.name}”的成员已保存，共 ${saved?.memberCount ?? selection.users.length} 人`);
+      const enabled = saved?.memberCount ?? selection.users.length - disabledKept;
+      notify.success(
+        disabledKept
+          ? `“${group.name}”的成员已保存：已启用 ${enabled} 人，另保留已停用的成员 ${disabledKept} 人`
+          : `“${group.name}”的成员已保存，共 ${enabled} 人`,
+      );
       setEditingMembers(null);
       reload();
     } catch {
       /* shown by the http client; the picker stays open */
     }
   };
+
+  const disabledMembers = editingMembers?.members.filter((m) => m.disabled).length ?? 0;
 
   const names = (except?: UserGroup) => groups.filter((g) => g.id !== except?.id).map((g) => g.name);
 
@@ -198,7 +209,7 @@ export function GroupsTab() {
           },
         ]}
       />
-      <Typography.Text type="secondary">成员数只计已启用的用户。</Typography.Text>
+      <Typography.Text type="secondary">成员数只计已启用的用户；已停用的成员在设置成员时标为“已停用”。</Typography.Text>
 
       <GroupNameDialog
         open={creating}
@@ -232,6 +243,15 @@ export function GroupsTab() {
         title={editingMembers ? `设置“${editingMembers.group.name}”的成员` : '设置成员'}
         limitTypes={['user']}
         initialSelection={{ users: editingMembers?.members ?? [] }}
+        notice={
+          disabledMembers ? (
+            <Alert
+              type="info"
+              showIcon
+              title={`该用户组有 ${disabledMembers} 名已停用的成员，在“已选择”中标为“已停用”。保存时会保留他们；如需移出，请点击其标签上的 ×。`}
+            />
+          ) : null
+        }
         onOk={saveMembers}
         onCancel={() => setEditingMembers(null)}
       />
