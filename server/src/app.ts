@@ -39,6 +39,7 @@ import { authPlugin } from './plugins/auth';
 import { bodyDrainPlugin } from './plugins/body-drain';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
+import { JobLeases } from './lib/job-lease';
 import { servicesPlugin } from './plugins/services';
 
 declare module 'fastify' {
@@ -50,6 +51,8 @@ declare module 'fastify' {
 export const APP_VERSION = '1.1.0';
 
 /** How often the recycle bin's expired items are purged. */
+/** how often one instance sweeps the store for orphaned objects */
+const ORPHAN_SWEEP_PERIOD_MS = 6 * 3600_000;
 const RECYCLE_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 const OPENAPI_DESCRIPTION = [
@@ -239,6 +242,24 @@ export async function buildApp(config: AppConfig) {
     if (purgeTimer) clearInterval(purgeTimer);
     purgeTimer = null;
   });
+
+  // objects no blob row claims (a write whose transaction never committed): looked for every
+  // hour by each instance, swept by one of them every ORPHAN_SWEEP_PERIOD_MS
+  const leases = new JobLeases(app.db);
+  const sweepOrphans = async () => {
+    try {
+      if (!(await leases.take('storage-orphan-sweep', ORPHAN_SWEEP_PERIOD_MS))) return;
+      const r = await app.services.folders.blobs.sweep(app.db);
+      const line = `云文档存储清理：检查 ${r.seen} 个对象，删除无人引用的 ${r.removed} 个（${r.removedBytes} 字节），${r.young} 个未满一天暂不处理`;
+      if (r.removed) app.log.warn({ samples: r.samples }, line);
+      else app.log.info(line);
+    } catch (err) {
+      app.log.error({ err }, '云文档存储清理失败');
+    }
+  };
+  const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
+  sweepTimer.unref();
+  app.addHook('onClose', async () => clearInterval(sweepTimer));
   return app;
 }
 

@@ -61,7 +61,30 @@ export interface AppConfig {
   /** how long a client may keep a connection without making progress, and how many it may hold */
   http: HttpLimitsConfig;
   uploads: UploadConfig;
+  /** where file contents live: `$DATA_DIR` (default) or an S3-compatible store */
+  storage: StorageConfig;
 }
+
+/** File contents in an S3-compatible store (docs/integration.md, "Object storage"); `local`: under DATA_DIR. */
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      /** S3_ENDPOINT: the store's address (empty for AWS itself) */
+      endpoint: string | null;
+      /** S3_REGION (default us-east-1) */
+      region: string;
+      /** S3_BUCKET: the bucket; setting it switches the contents to the store */
+      bucket: string;
+      /** S3_ACCESS_KEY_ID */
+      accessKeyId: string;
+      /** S3_SECRET_ACCESS_KEY */
+      secretAccessKey: string;
+      /** S3_FORCE_PATH_STYLE: `http://host/bucket/key` addresses (default true when S3_ENDPOINT is set) */
+      forcePathStyle: boolean;
+      /** S3_PREFIX: a folder inside the bucket for every key (default none), e.g. `yunwendang/` */
+      prefix: string;
+    };
 
 /** Upload limits that protect the disk and the other users (docs/integration.md, "Upload"). */
 export interface UploadConfig {
@@ -245,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxPendingBytes: integerSetting(env, 'UPLOAD_MAX_PENDING_GB', 20, 1, 1_048_576) * 1024 ** 3,
   };
   if (secretKey !== null && secretKey.length < 32) throw new ConfigError('环境变量 SECRET_KEY 至少需要 32 个字符');
+  const storage = loadStorageConfig(env);
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -268,6 +292,46 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dingtalk,
     http,
     uploads,
+    storage,
+  };
+}
+
+function loadStorageConfig(env: NodeJS.ProcessEnv): StorageConfig {
+  const bucket = nonEmpty(env.S3_BUCKET);
+  const named = ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter((n) => nonEmpty(env[n]));
+  if (!bucket) {
+    if (named.length) throw new ConfigError(`设置了 ${named.join('、')} 但没有设置 S3_BUCKET：使用对象存储须同时设置存储桶`);
+    return { kind: 'local' };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`环境变量 S3_BUCKET 的值 "${bucket}" 不是有效的存储桶名称（3–63 个小写字母、数字、点或连字符）`);
+  const endpointText = nonEmpty(env.S3_ENDPOINT) ?? null;
+  let endpoint: string | null = null;
+  if (endpointText) {
+    try {
+      const url = new URL(endpointText);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error();
+      endpoint = endpointText.replace(/\/+$/, '');
+    } catch {
+      throw new ConfigError(`环境变量 S3_ENDPOINT 的值 "${endpointText}" 不是有效的 http(s) 地址`);
+    }
+  }
+  const accessKeyId = nonEmpty(env.S3_ACCESS_KEY_ID);
+  const secretAccessKey = nonEmpty(env.S3_SECRET_ACCESS_KEY);
+  if (!accessKeyId || !secretAccessKey) throw new ConfigError('使用对象存储须设置 S3_ACCESS_KEY_ID 和 S3_SECRET_ACCESS_KEY');
+  const pathStyleText = (nonEmpty(env.S3_FORCE_PATH_STYLE) ?? (endpoint ? 'true' : 'false')).toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(pathStyleText)) throw new ConfigError(`环境变量 S3_FORCE_PATH_STYLE 的值 "${pathStyleText}" 应为 true 或 false`);
+  let prefix = (nonEmpty(env.S3_PREFIX) ?? '').replace(/^\/+/, '');
+  if (prefix && !prefix.endsWith('/')) prefix += '/';
+  if (prefix.length > 200 || /[\\\u0000-\u001f]/.test(prefix)) throw new ConfigError(`环境变量 S3_PREFIX 的值 "${prefix}" 无效`);
+  return {
+    kind: 's3',
+    endpoint,
+    region: nonEmpty(env.S3_REGION) ?? 'us-east-1',
+    bucket,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: pathStyleText === 'true' || pathStyleText === '1',
+    prefix,
   };
 }
 

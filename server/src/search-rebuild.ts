@@ -7,6 +7,7 @@ import { openDatabase } from './db/connection';
 import { migrateToLatest } from './db/migrations';
 import { ContentIndex } from './modules/search/content';
 import { rebuildSearch } from './modules/search/rebuild';
+import { createObjectStore } from './modules/storage';
 import { BlobStore } from './modules/versions/blobs';
 
 async function main(): Promise<void> {
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const { db, dialect } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(db, dialect);
-    const index = new ContentIndex(db, new BlobStore(path.join(config.dataDir, 'blobs')), (err) => console.error(err));
+    const index = new ContentIndex(db, new BlobStore(createObjectStore(config)), (err) => console.error(err));
     const started = Date.now();
     await rebuildSearch(db, dialect, index, (line) => console.log(line));
     console.log(`搜索索引重建完成，用时 ${((Date.now() - started) / 1000).toFixed(1)} 秒`);

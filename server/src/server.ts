@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     console.log(`云文档已启动：http://${displayHost(config.host)}:${port}/`);
-    console.log(`数据库：${config.databaseUrl ? 'PostgreSQL' : `SQLite（${config.dataDir}）`}；模式：${config.mode === 'simple' ? '简易（仅文件摆渡）' : '完整'}`);
+    console.log(`数据库：${config.databaseUrl ? 'PostgreSQL' : `SQLite（${config.dataDir}）`}；文件内容：${app.services.objects.where}；模式：${config.mode === 'simple' ? '简易（仅文件摆渡）' : '完整'}`);
     const { generatedAdminPassword, adminUserName } = app.bootstrap;
     if (generatedAdminPassword) {
       console.log(`已创建管理员账号 ${adminUserName}，初始密码：${generatedAdminPassword}`);

@@ -33,6 +33,7 @@ import { AgreementsService } from './modules/agreements/service';
 import { SharesService } from './modules/shares/service';
 import { UsersService } from './modules/users/service';
 import { DownloadsService } from './modules/downloads/service';
+import { createObjectStore } from './modules/storage';
 import { BlobStore } from './modules/versions/blobs';
 import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service';
 import { DiskSpace } from './lib/disk-space';
@@ -60,7 +61,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const settings = new SettingsService(db, config.mode);
   const organizations = new OrganizationsService(db);
   const rights = new RightsService(db);
-  const blobs = new BlobStore(path.join(config.dataDir, 'blobs'));
+  const objects = createObjectStore(config);
+  const blobs = new BlobStore(objects);
   const folders = new FoldersService(db, settings, formatTime, rights, blobs);
   const versions = new VersionsService(db, folders, blobs, formatTime);
   const shortcuts = new ShortcutsService(db, folders);
@@ -130,6 +132,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   );
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   return {
+    objects,
     formatTime,
     account,
     registration,

@@ -3,48 +3,13 @@
 // ownership, failure, limits, expiry) (docs/integration.md, "Download (issue 4)").
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import yauzl from 'yauzl';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 import { makeFile, makeFolder, raw, setContent } from './support/content';
 import { userTaskOwner } from '../src/modules/downloads/service';
+import { readZip } from './support/zip';
 
 const md5 = (b: Buffer | string) => crypto.createHash('md5').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface ZipEntryInfo {
-  name: string;
-  method: number;
-  md5: string | null;
-  utf8: boolean;
-}
-
-/** Every entry of a zip: its name, compression method, UTF-8 flag and the MD5 of its content. */
-function readZip(buffer: Buffer): Promise<ZipEntryInfo[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true, decodeStrings: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const out: ZipEntryInfo[] = [];
-      zip.on('error', reject);
-      zip.on('end', () => resolve(out));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        const info: ZipEntryInfo = { name: entry.fileName, method: entry.compressionMethod, md5: null, utf8: (entry.generalPurposeBitFlag & 0x800) !== 0 };
-        out.push(info);
-        if (entry.fileName.endsWith('/')) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const hash = crypto.createHash('md5');
-          stream.on('data', (c: Buffer) => hash.update(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            info.md5 = hash.digest('hex');
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
 
 describe.each(databaseKinds())('downloads (%s)', (kind) => {
   let server: TestServer;

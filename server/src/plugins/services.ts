@@ -2,6 +2,7 @@
 import { seed, type BootstrapResult } from '../db/seed';
 import { globalPlugin } from '../lib/plugin';
 import { createServices, type Services } from '../services';
+import { S3Store } from '../modules/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,10 @@ declare module 'fastify' {
 
 export const servicesPlugin = globalPlugin('yunwendang-services', async (app) => {
   const services = createServices(app.db, app.config);
+  // an S3 bucket is made on the first start; wrong keys or an unreachable store stop the start here
+  const store = services.objects;
+  if (store instanceof S3Store) await store.ensureBucket();
+  app.log.info(`云文档文件内容存放于${store.where}`);
   app.decorate('services', services);
   app.decorate('bootstrap', await seed(app.db, services, app.config));
 });

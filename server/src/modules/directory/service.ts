@@ -3,8 +3,8 @@
 // that first shows its plan and is applied when an administrator confirms, the scheduled sync
 // of each source (default every 60 minutes) that runs on one instance at a time under a lease
 // in the database, and the record of runs. Sign-in of directory people goes through here.
-import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { JobLeases } from '../../lib/job-lease';
 import type { Database, UserRow } from '../../db/types';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
@@ -101,13 +101,14 @@ function cleanDingtalk(body: Partial<DingtalkSyncSettings>, current: DingtalkSyn
 
 export class DirectoryService {
   readonly ldap: LdapDirectory;
-  private readonly instance = crypto.randomBytes(8).toString('hex');
+  private readonly leases: JobLeases;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly box: SecretBox,
     private readonly sync: DirectorySync,
   ) {
+    this.leases = new JobLeases(db);
     this.ldap = new LdapDirectory(async () => {
       const s = await this.stored();
       return { settings: s, bindPassword: s.bindPasswordSealed ? (this.box.open(s.bindPasswordSealed, SEAL_PURPOSE) ?? '') : '' };
@@ -190,19 +191,12 @@ export class DirectoryService {
 
   // ---- one instance at a time ----
 
-  private async lease(name: string, now = Date.now()): Promise<boolean> {
-    await this.db.insertInto('job_leases').values({ name, holder: '', until: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const r = await this.db
-      .updateTable('job_leases')
-      .set({ holder: this.instance, until: now + LEASE_MS })
-      .where('name', '=', name)
-      .where((eb) => eb.or([eb('until', '<', now), eb('holder', '=', this.instance)]))
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  private lease(name: string, now = Date.now()): Promise<boolean> {
+    return this.leases.take(name, LEASE_MS, now);
   }
 
-  private async release(name: string): Promise<void> {
-    await this.db.updateTable('job_leases').set({ until: 0 }).where('name', '=', name).where('holder', '=', this.instance).execute();
+  private release(name: string): Promise<void> {
+    return this.leases.release(name);
   }
 
   private async withLease<T>(source: DirectorySource, fn: () => Promise<T>, now = Date.now()): Promise<T> {

@@ -1,7 +1,7 @@
 // How 云文档 answers a download: content type, Content-Disposition with a UTF-8 name, ETag and
 // Last-Modified, conditional requests (If-None-Match, If-Range) and one byte
-// range (206). The bytes come straight from a file on disk through fs.createReadStream.
-import fs from 'node:fs';
+// range (206). The bytes stream from the content's source (the object store, a local file).
+import type { ContentSource } from '../storage/source';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 
@@ -100,8 +100,8 @@ function ifRangeMatches(header: string, etag: string): boolean {
 }
 
 export interface Content {
-  /** the file holding the bytes; null for empty content (which has no file) */
-  file: string | null;
+  /** where the bytes are (a blob of the store, a local file); null for empty content, which has none */
+  source: ContentSource | null;
   size: number;
   /** strong entity tag, quoted */
   etag: string;
@@ -129,10 +129,10 @@ export const CONTENT_MISSING = '文件内容已丢失，请联系管理员';
  * satisfiable byte range, 416 (envelope) for an unsatisfiable one, else 200 with everything.
  */
 export async function sendContent(req: FastifyRequest, reply: FastifyReply, c: Content): Promise<FastifyReply> {
-  if (c.file !== null) {
-    // the stored file must be there and whole before any header goes out
-    const stat = await fs.promises.stat(c.file).catch(() => null);
-    if (!stat || !stat.isFile() || stat.size !== c.size) {
+  if (c.source !== null) {
+    // the stored content must be there and whole before any header goes out
+    const stored = await c.source.stat().catch(() => null);
+    if (stored !== c.size) {
       req.log.error({ size: c.size }, '云文档下载：存储的文件内容缺失或大小不符');
       throw new AppError(500, 50001, CONTENT_MISSING);
     }
@@ -162,13 +162,13 @@ export async function sendContent(req: FastifyRequest, reply: FastifyReply, c: C
     reply.code(206);
     reply.header('content-range', `bytes ${range.start}-${range.end}/${c.size}`);
     reply.header('content-length', String(range.end - range.start + 1));
-    if (head || c.file === null) return reply.send();
-    return reply.send(fs.createReadStream(c.file, { start: range.start, end: range.end }));
+    if (head || c.source === null) return reply.send();
+    return reply.send(await c.source.open({ start: range.start, end: range.end }));
   }
   reply.code(200);
   reply.header('content-length', String(c.size));
-  if (head || c.file === null || c.size === 0) return reply.send(head ? undefined : '');
-  return reply.send(fs.createReadStream(c.file));
+  if (head || c.source === null || c.size === 0) return reply.send(head ? undefined : '');
+  return reply.send(await c.source.open());
 }
 
 /**

@@ -14,6 +14,7 @@ import { contentTypeOf, type Content } from './http';
 import { ZipTasks, type ZipTask, type ZipTaskOptions } from './tasks';
 import { NameScope, type ZipEntry } from './zip';
 import type { DownloadStatus } from './schemas';
+import { fileSource } from '../storage/source';
 
 const FILE_NOT_FOUND = '文件不存在或已被删除';
 const VERSION_NOT_FOUND = '版本不存在或已被删除';
@@ -111,7 +112,7 @@ export class DownloadsService {
     const size = Number(version.size);
     const isMaster = !versionIdText;
     return {
-      file: size > 0 && version.storage_key ? this.blobs.pathOf(version.storage_key) : null,
+      source: size > 0 && version.storage_key ? this.blobs.source(version.storage_key) : null,
       size,
       etag: `"${version.md5 ?? EMPTY_MD5}-${size}"`,
       // the master is the file's content: it changed when the file did
@@ -226,7 +227,7 @@ export class DownloadsService {
       const c = content.get(row.id);
       const size = c?.size ?? 0;
       total += size;
-      return { kind: 'file', path: p, mtimeMs, size, file: size > 0 && c?.storageKey ? this.blobs.pathOf(c.storageKey) : null };
+      return { kind: 'file', path: p, mtimeMs, size, source: size > 0 && c?.storageKey ? this.blobs.source(c.storageKey) : null };
     });
     if (total > this.limits.maxBytes) {
       throw badRequest(`打包下载的文件总大小不能超过 ${formatBytes(this.limits.maxBytes)}，请分批下载`);
@@ -256,7 +257,7 @@ export class DownloadsService {
     const task = this.task(owner, taskId);
     if (task.state !== 'ready' || !task.file) throw notFound('压缩包尚未准备好，请稍后再试');
     return {
-      file: task.file,
+      source: fileSource(task.file),
       size: task.size,
       etag: `"zip-${task.id}-${task.size}"`,
       lastModifiedMs: task.finishedAt ?? task.createdAt,

@@ -84,7 +84,7 @@ export class ZipTasks {
   /** Queues a new archive; the caller has checked the user's rights and the limits. */
   create(owner: string, fileName: string, entries: readonly ZipEntry[]): ZipTask {
     if (this.closed) throw new Error('zip tasks closed');
-    const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.file !== null ? e.size : 0), 0);
+    const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.source !== null ? e.size : 0), 0);
     const task: ZipTask = {
       id: crypto.randomBytes(16).toString('hex'),
       owner,

@@ -5,6 +5,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { extensionOf } from '../folders/service';
 import { portableName } from '../../lib/names';
+import type { ContentSource } from '../storage/source';
 
 /** Already-compressed types: deflating them again costs time and gains nothing. */
 export const STORED_EXTENSIONS = new Set([
@@ -56,7 +57,7 @@ export class NameScope {
 /** One entry of an archive: a folder, or a file whose bytes lie in `file` (null when empty). */
 export type ZipEntry =
   | { kind: 'folder'; path: string; mtimeMs: number }
-  | { kind: 'file'; path: string; mtimeMs: number; size: number; file: string | null };
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null };
 
 export interface ZipBuild {
   /** resolves with the archive's size once the file is complete; rejects on any failure */
@@ -110,20 +111,28 @@ export function buildZip(entries: readonly ZipEntry[], target: string, onBytes: 
     const mtime = new Date(e.mtimeMs);
     if (e.kind === 'folder') {
       zip.addEmptyDirectory(e.path, { mtime });
-    } else if (e.file === null || e.size === 0) {
+    } else if (e.source === null || e.size === 0) {
       zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
     } else {
-      const file = e.file;
+      const from = e.source;
       zip.addReadStreamLazy(e.path, { mtime, compress: shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)), size: e.size, forceZip64Format: zip64 }, (cb) => {
         if (failed) return cb(failed, undefined as never);
-        const source = fs.createReadStream(file);
-        const counter = new Counter(onBytes);
-        source.on('error', (err) => {
-          counter.destroy(err);
-          fail(err);
-        });
-        counter.on('error', (err) => fail(err));
-        cb(null, source.pipe(counter));
+        // opened only when yazl reaches the entry: one read at a time, from disk or the store
+        from.open().then(
+          (source) => {
+            const counter = new Counter(onBytes);
+            source.on('error', (err) => {
+              counter.destroy(err);
+              fail(err);
+            });
+            counter.on('error', (err) => fail(err));
+            cb(null, source.pipe(counter));
+          },
+          (err: Error) => {
+            fail(err);
+            cb(err, undefined as never);
+          },
+        );
       });
     }
   }

@@ -34,6 +34,7 @@ import {
   type RejectReason,
 } from './spool';
 import { unpackPush, type PushReply } from './push';
+import type { ContentSource } from '../storage/source';
 
 export const INBOX_NOT_FOUND = '收到的文件不存在或无权查看';
 const RECEIPT_LEASE_MS = 10 * 60 * 1000;
@@ -299,10 +300,15 @@ export class FerryInbox {
     return row;
   }
 
-  private async storagePath(blobId: number | null): Promise<string | null> {
+  private async sourceOf(size: number, blobId: number | null): Promise<ContentSource | null> {
+    const key = size > 0 ? await this.storageKey(blobId) : null;
+    return key ? this.blobs.source(key) : null;
+  }
+
+  private async storageKey(blobId: number | null): Promise<string | null> {
     if (blobId === null) return null;
     const b = await this.db.selectFrom('blobs').select('storage_key').where('id', '=', blobId).executeTakeFirst();
-    return b ? this.blobs.pathOf(b.storage_key) : null;
+    return b ? b.storage_key : null;
   }
 
   /** GET /api/Ferry/Inbox/{id}/Download?index=n: one received file. */
@@ -315,7 +321,7 @@ export class FerryInbox {
     return {
       row,
       content: {
-        file: size > 0 ? await this.storagePath(file.blob_id) : null,
+        source: await this.sourceOf(size, file.blob_id),
         size,
         etag: `"${file.sha256}-${size}"`,
         lastModifiedMs: Number(row.received_at),
@@ -335,9 +341,16 @@ export class FerryInbox {
       let name = f.name.replace(/[\\/]/g, '_') || `file-${f.idx}`;
       for (let n = 2; used.has(name.toLowerCase()); n++) name = f.name.replace(/(\.[^.]*)?$/, ` (${n})$1`);
       used.add(name.toLowerCase());
-      const p = Number(f.size) > 0 ? await this.storagePath(f.blob_id) : null;
-      if (p) zip.addFile(p, name, { compress: false });
-      else zip.addBuffer(Buffer.alloc(0), name);
+      const source = await this.sourceOf(Number(f.size), f.blob_id);
+      if (source) {
+        // opened when the archive reaches it, one at a time
+        zip.addReadStreamLazy(name, { compress: false, size: Number(f.size) }, (cb) => {
+          source.open().then(
+            (stream) => cb(null, stream),
+            (err: Error) => cb(err, undefined as never),
+          );
+        });
+      } else zip.addBuffer(Buffer.alloc(0), name);
     }
     zip.end();
     return { stream: zip.outputStream, fileName: `${row.task_number || `摆渡-${row.id}`}.zip`, row };

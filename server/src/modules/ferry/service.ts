@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ContentSource } from '../storage/source';
 import type { Kysely } from 'kysely';
 import type { AppConfig, FerryPeer } from '../../config';
 import type { Database, FerryTaskFileRow, FerryTaskRow, UserRow } from '../../db/types';
@@ -298,19 +299,31 @@ export class FerryService {
     return { taskId: wireId(task.id), instanceId: outcome.instanceId, status: outcome.status };
   }
 
-  private async blobPath(blobId: number | null): Promise<string | null> {
+  private async blobSource(size: number, blobId: number | null): Promise<ContentSource | null> {
+    const key = size > 0 ? await this.blobKey(blobId) : null;
+    return key ? this.blobs.source(key) : null;
+  }
+
+  private async blobKey(blobId: number | null): Promise<string | null> {
     if (blobId === null) return null;
     const row = await this.db.selectFrom('blobs').select('storage_key').where('id', '=', blobId).executeTakeFirst();
     if (!row) throw new Error(`blob ${blobId} missing`);
-    return this.blobs.pathOf(row.storage_key);
+    return row.storage_key;
   }
 
   /** Hashes and checks a task's files, then blocks it or starts its approval. */
   private async scan(task: FerryTaskRow): Promise<{ status: FerryTaskStatus; instanceId: string }> {
     const files = await filesOfTask(this.db, task.id);
     const settings = await this.settings.get();
-    const inputs = await Promise.all(files.map(async (f) => ({ name: f.name, extension: f.extension, size: Number(f.size), file: await this.blobPath(f.blob_id) })));
-    const results = await checkTask(inputs, settings, this.scanner);
+    const keys = await Promise.all(files.map((f) => this.blobKey(f.blob_id)));
+    // the checks read files (type, words, ClamAV): the store's own, or temporary copies from S3
+    const results = await this.blobs.withFiles(keys, (paths) =>
+      checkTask(
+        files.map((f, i) => ({ name: f.name, extension: f.extension, size: Number(f.size), file: paths[i] })),
+        settings,
+        this.scanner,
+      ),
+    );
     const blocked = files.filter((_, i) => results[i].blocked);
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
@@ -534,7 +547,7 @@ export class FerryService {
     const { row, file } = await this.previewable(user, taskIdText, fileIdText);
     const size = Number(file.size);
     return {
-      file: size > 0 ? await this.blobPath(file.blob_id) : null,
+      source: await this.blobSource(size, file.blob_id),
       size,
       etag: `"${file.sha256 || file.md5}-${size}"`,
       lastModifiedMs: Number(row.created_at),
@@ -659,8 +672,8 @@ export class FerryService {
       return false;
     }
     const files = await filesOfTask(this.db, row.id);
-    const sources: PackSource[] = [];
-    for (const f of files) sources.push({ name: f.name, size: Number(f.size), sha256: f.sha256, file: Number(f.size) > 0 ? await this.blobPath(f.blob_id) : null });
+    const keys: (string | null)[] = [];
+    for (const f of files) keys.push(Number(f.size) > 0 ? await this.blobKey(f.blob_id) : null);
     const settings = await this.settings.get();
     const now = Date.now();
     const packageId = row.package_id ?? crypto.randomUUID();
@@ -682,7 +695,13 @@ export class FerryService {
     const target = peer.channel === 'spool' ? peer.dir : this.outboxDir(peer.zone);
     try {
       await fs.promises.rm(path.join(target, `.incoming-${packageId}`), { recursive: true, force: true });
-      if (!fs.existsSync(path.join(target, `${packageId}.pkg`))) await writePackage(target, meta, sources, secret);
+      if (!fs.existsSync(path.join(target, `${packageId}.pkg`))) {
+        // packed from the store's files (or temporary copies from S3), hashes checked again
+        await this.blobs.withFiles(keys, (paths) => {
+          const sources: PackSource[] = files.map((f, i) => ({ name: f.name, size: Number(f.size), sha256: f.sha256, file: paths[i] }));
+          return writePackage(target, meta, sources, secret);
+        });
+      }
     } catch (err) {
       if (err instanceof ChangedAfterApproval) {
         await this.end(row.id, ['approved'], 'failed', err.message);

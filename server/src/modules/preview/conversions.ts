@@ -255,7 +255,7 @@ export class PreviewConversions {
     const target = path.join(this.dir, output);
     try {
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      await maker.make(this.blobs.pathOf(blob.storage_key), job.extension, target);
+      await this.blobs.withFile(blob.storage_key, (file) => maker.make(file, job.extension, target));
       const { size } = await fs.promises.stat(target);
       await this.finish(job.content_key, { status: 'done', output, bytes: size });
     } catch (err) {

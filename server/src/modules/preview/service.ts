@@ -2,7 +2,6 @@
 // page shows for a file, a version, or a file reached through a share, at the preview level
 // (1) or above. A preview never gives more than the level allows: the original bytes of an
 // office document only ever go out as a download (level 2); the preview gets its PDF.
-import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Database, ItemRow, UserRow } from '../../db/types';
 import { AppError, badRequest, notFound, unauthorized } from '../../lib/errors';
@@ -22,6 +21,7 @@ import { PreviewConversions, type ConversionSource, type DerivedKind } from './c
 import { needsScaling, SCALABLE } from './images';
 import { previewMediaType, previewSource, TEXT_PREVIEW_LIMIT, type PreviewSource } from './kinds';
 import type { PreviewBody, PreviewPayload } from './schemas';
+import { fileSource } from '../storage/source';
 
 const FILE_NOT_FOUND = '文件不存在或已被删除';
 const VERSION_NOT_FOUND = '版本不存在或已被删除';
@@ -142,7 +142,8 @@ export class PreviewService {
     let scaled = false;
     if (source === 'image' && SCALABLE.has(t.extension) && version.size > SCALE_CHECK_BYTES && version.storage_key) {
       const from = this.conversionSource(t);
-      scaled = from !== null && (await needsScaling(this.blobs.pathOf(version.storage_key)));
+      const key = version.storage_key;
+      scaled = from !== null && (await this.blobs.withFile(key, (file) => needsScaling(file)));
       if (scaled) {
         await this.conversions.request('view', from!);
         void this.conversions.drain();
@@ -198,7 +199,7 @@ export class PreviewService {
   private contentOf(t: Target, contentType: string): Content {
     const { version, item } = t;
     return {
-      file: version.size > 0 && version.storage_key ? this.blobs.pathOf(version.storage_key) : null,
+      source: version.size > 0 && version.storage_key ? this.blobs.source(version.storage_key) : null,
       size: version.size,
       etag: `"${version.md5 ?? EMPTY_MD5}-${version.size}"`,
       lastModifiedMs: Number(version.created_at),
@@ -219,16 +220,11 @@ export class PreviewService {
   async text(caller: PreviewCaller, fileIdText: string, versionId?: string, shareId?: string) {
     const t = await this.target(caller, fileIdText, versionId, shareId);
     if (t.source !== 'text') throw badRequest(CANNOT_PREVIEW);
-    const { file, size } = this.contentOf(t, 'text/plain');
-    if (file === null) return { text: '', encoding: 'utf-8' as const, size: 0, truncated: false };
-    const fh = await fs.promises.open(file, 'r');
-    let buf: Buffer;
-    try {
-      buf = Buffer.alloc(Math.min(size, TEXT_PREVIEW_LIMIT));
-      await fh.read(buf, 0, buf.length, 0);
-    } finally {
-      await fh.close();
-    }
+    const { source, size } = this.contentOf(t, 'text/plain');
+    if (source === null || size === 0) return { text: '', encoding: 'utf-8' as const, size: 0, truncated: false };
+    const parts: Buffer[] = [];
+    for await (const chunk of await source.open({ start: 0, end: Math.min(size, TEXT_PREVIEW_LIMIT) - 1 })) parts.push(chunk as Buffer);
+    const buf = Buffer.concat(parts);
     if (!looksLikeText(buf.subarray(0, 8192))) throw badRequest('该文件不是文本文件，无法按文本预览');
     const { text, encoding } = decodeText(buf);
     return { text, encoding, size, truncated: size > TEXT_PREVIEW_LIMIT };
@@ -256,7 +252,7 @@ export class PreviewService {
     if (state.status === 'failed') throw new AppError(422, 42201, state.message);
     if (state.status !== 'ready') throw kind === 'thumb' ? notFound('缩略图正在生成，请稍后再试') : new AppError(409, 40902, '图片正在处理，请稍后再试');
     return {
-      file: state.file,
+      source: fileSource(state.file),
       size: state.bytes,
       etag: `"${PreviewConversions.keyOf(kind, from)}"`,
       lastModifiedMs: state.finishedAt || Date.now(),
@@ -287,7 +283,7 @@ export class PreviewService {
     if (state.status === 'failed') throw new AppError(422, 42201, state.message);
     if (state.status !== 'ready') throw new AppError(409, 40902, '文档正在转换，请稍后再试');
     return {
-      file: state.file,
+      source: fileSource(state.file),
       size: state.bytes,
       etag: `"${PreviewConversions.keyOf('pdf', from)}"`,
       lastModifiedMs: state.finishedAt || Date.now(),

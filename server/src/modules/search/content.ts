@@ -106,7 +106,7 @@ export class ContentIndex {
     if (!blob?.storage_key) return this.finish(job, { blobId, status: 'failed', error: '文件内容不存在' });
     let extracted;
     try {
-      extracted = await extractForSearch(this.blobs.pathOf(blob.storage_key), item.extension);
+      extracted = await this.blobs.withFile(blob.storage_key, (file) => extractForSearch(file, item.extension));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       return this.finish(job, { blobId, status: 'failed', error: `无法读取文字：${reason}`.slice(0, 500) });

@@ -1,11 +1,18 @@
-// File content of 云文档, stored once per distinct content (MD5 and size) under
-// `$DATA_DIR/blobs` and counted by the file versions that hold it. A blob whose count reaches 0
-// is removed: its row in the same transaction as the change, its file once that has committed.
-import crypto from 'node:crypto';
+// File content of 云文档, stored once per distinct content (MD5 and size) in the object store
+// (`$DATA_DIR/blobs` by default, or an S3 bucket under `blobs/`) and counted by the file versions
+// that hold it. A blob whose count reaches 0 is removed: its row in the same transaction as the
+// change, its object once that has committed. An object no row claims (a write whose transaction
+// did not commit) is found and removed by the orphan sweep after a day.
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { LocalStore, syncDir } from '../storage/local';
+import { objectSource, type ContentSource } from '../storage/source';
+import type { ByteRange, ObjectStore } from '../storage/store';
+import { sweepOrphans, type SweepReport } from '../storage/sweep';
 
 /** What a stored content is known by. */
 export interface BlobRef {
@@ -14,36 +21,81 @@ export interface BlobRef {
   size: number;
 }
 
-export class BlobStore {
-  /** `root` is `$DATA_DIR/blobs`. */
-  constructor(readonly root: string) {}
+/** Keys of blob objects: `blobs/<storage key>`. */
+export const BLOB_PREFIX = 'blobs/';
+/** An object younger than this may belong to a transaction still running: the sweep leaves it. */
+export const ORPHAN_MIN_AGE_MS = 24 * 3600 * 1000;
 
-  /** Where a blob's file lies. Keys are `<first two hex digits of the MD5>/<md5>-<blob id>`. */
+export class BlobStore {
+  constructor(readonly store: ObjectStore) {}
+
+  private keyOf(storageKey: string): string {
+    return BLOB_PREFIX + storageKey;
+  }
+
+  /**
+   * Where a blob's file lies, for the local store only (tests and diagnostics); code that reads
+   * contents uses source(), open() or withFile(), which work with every store.
+   */
   pathOf(storageKey: string): string {
-    return path.join(this.root, ...storageKey.split('/'));
+    if (!(this.store instanceof LocalStore)) throw new Error('blob files have paths only in the local store');
+    return this.store.pathOf(this.keyOf(storageKey));
+  }
+
+  /** The blob's bytes to send (whole or by range), with its stored size to check first. */
+  source(storageKey: string): ContentSource {
+    return objectSource(this.store, this.keyOf(storageKey));
+  }
+
+  open(storageKey: string, range?: ByteRange): Promise<Readable> {
+    return this.store.get(this.keyOf(storageKey), range);
+  }
+
+  /** Runs `fn` with a local file of the blob (tools that need a path: LibreOffice, extraction, ClamAV). */
+  withFile<T>(storageKey: string, fn: (file: string) => Promise<T>): Promise<T> {
+    return this.store.withFile(this.keyOf(storageKey), fn);
+  }
+
+  /** withFile for several blobs at once (null: an empty content, which has no file). */
+  async withFiles<T>(storageKeys: readonly (string | null)[], fn: (files: (string | null)[]) => Promise<T>): Promise<T> {
+    const files: (string | null)[] = [];
+    const step = async (i: number): Promise<T> => {
+      if (i === storageKeys.length) return fn(files);
+      const key = storageKeys[i];
+      if (!key) {
+        files.push(null);
+        return step(i + 1);
+      }
+      return this.withFile(key, async (file) => {
+        files.push(file);
+        return step(i + 1);
+      });
+    };
+    return step(0);
   }
 
   /**
    * Stores a content unless the same content is stored already, and takes one reference on it
-   * for a new file version (null for empty content, which has no blob). The file is written
-   * before the caller's transaction commits; a rolled-back call leaves an unreferenced file
-   * behind, never a row without its file.
+   * for a new file version (null for empty content, which has no blob). The object is written
+   * before the caller's transaction commits; a rolled-back call leaves an unreferenced object
+   * behind (for the sweep), never a row without its object.
    */
   async put(db: Kysely<Database>, content: Buffer, now: number = Date.now()): Promise<BlobRef | null> {
     if (content.length === 0) return null;
     const md5 = crypto.createHash('md5').update(content).digest('hex');
     const size = content.length;
-    const claimed = await this.claim(db, md5, size, now, (temp) => fs.promises.writeFile(temp, content));
+    const claimed = await this.claim(db, md5, size, now, (key) => this.store.put(key, content));
     return claimed.blob;
   }
 
   /**
    * Takes one reference on the content of a finished upload's staging file (its MD5 and size
-   * already verified): an existing blob of that content, else a new blob whose file is a hard
-   * link to the staging file (a copy where the file system cannot link). Call it inside the
-   * transaction that makes the version: the staging file itself stays until that transaction
-   * has committed, so a rolled-back or interrupted merge can run again. `created` is the
-   * storage key of a file made here (to remove if the transaction does not commit).
+   * already verified): an existing blob of that content, else a new blob made from the staging
+   * file (in the local store a hard link, a copy where the file system cannot link; in S3 an
+   * upload of the file). Call it inside the transaction that makes the version: the staging file
+   * itself stays until that transaction has committed, so a rolled-back or interrupted merge can
+   * run again. `created` is the storage key of an object made here (to remove if the
+   * transaction does not commit).
    */
   async adopt(
     db: Kysely<Database>,
@@ -53,7 +105,17 @@ export class BlobStore {
     now: number = Date.now(),
   ): Promise<{ blob: BlobRef | null; created: string | null }> {
     if (size === 0) return { blob: null, created: null };
-    return this.claim(db, md5, size, now, async (temp) => {
+    return this.claim(db, md5, size, now, async (key) => {
+      const store = this.store;
+      if (!(store instanceof LocalStore)) {
+        await store.put(key, fs.createReadStream(stagingFile), size);
+        return;
+      }
+      // the local store: a hard link renamed into place (atomic), else a flushed copy
+      const file = store.pathOf(key);
+      const dir = path.dirname(file);
+      await fs.promises.mkdir(dir, { recursive: true });
+      const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
       try {
         await fs.promises.link(stagingFile, temp);
       } catch {
@@ -65,20 +127,21 @@ export class BlobStore {
           await fh.close();
         }
       }
+      await fs.promises.rename(temp, file);
+      await syncDir(dir);
     });
   }
 
   /**
-   * One more reference on the blob of that content, or a new blob whose file `write` makes at
-   * the temporary path given, renamed into place (atomic: the blob's file is either absent or
-   * complete) before the row gets its storage key.
+   * One more reference on the blob of that content, or a new blob whose object `write` makes
+   * (whole: absent or complete) before the row gets its storage key.
    */
   private async claim(
     db: Kysely<Database>,
     md5: string,
     size: number,
     now: number,
-    write: (temp: string) => Promise<void>,
+    write: (objectKey: string) => Promise<void>,
   ): Promise<{ blob: BlobRef; created: string | null }> {
     const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
     if (existing) {
@@ -91,36 +154,29 @@ export class BlobStore {
       .returning('id')
       .executeTakeFirstOrThrow();
     const storageKey = `${md5.slice(0, 2)}/${md5}-${row.id}`;
-    const file = this.pathOf(storageKey);
-    const dir = path.dirname(file);
-    fs.mkdirSync(dir, { recursive: true });
-    const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    await write(temp);
-    await fs.promises.rename(temp, file);
-    await syncDir(dir);
+    await write(this.keyOf(storageKey));
     await db.updateTable('blobs').set({ storage_key: storageKey }).where('id', '=', row.id).execute();
     return { blob: { id: row.id, md5, size }, created: storageKey };
   }
 
-  /** Removes the files of blobs whose rows are gone (after the transaction that removed them). */
+  /** Removes the objects of blobs whose rows are gone (after the transaction that removed them). */
   async remove(storageKeys: readonly string[]): Promise<void> {
-    for (const key of storageKeys) {
-      if (!key) continue;
-      await fs.promises.rm(this.pathOf(key), { force: true });
-    }
+    const keys = storageKeys.filter(Boolean).map((k) => this.keyOf(k));
+    if (keys.length) await this.store.delete(keys);
   }
-}
 
-/** Makes a directory entry (a rename or link into it) durable, where the platform allows. */
-async function syncDir(dir: string): Promise<void> {
-  let fh: fs.promises.FileHandle | null = null;
-  try {
-    fh = await fs.promises.open(dir, 'r');
-    await fh.sync();
-  } catch {
-    /* not supported on this platform */
-  } finally {
-    await fh?.close();
+  /** Removes blob objects older than a day that no blob row claims (see sweepOrphans). */
+  sweep(db: Kysely<Database>, now: number = Date.now()): Promise<SweepReport> {
+    return sweepOrphans(this.store, {
+      prefix: BLOB_PREFIX,
+      minAgeMs: ORPHAN_MIN_AGE_MS,
+      now,
+      claimed: async (keys) => {
+        const storageKeys = keys.map((k) => k.slice(BLOB_PREFIX.length));
+        const rows = await db.selectFrom('blobs').select('storage_key').where('storage_key', 'in', storageKeys).execute();
+        return new Set(rows.map((r) => BLOB_PREFIX + r.storage_key));
+      },
+    });
   }
 }
 

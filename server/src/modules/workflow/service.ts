@@ -785,7 +785,7 @@ export class WorkflowService {
     const storage = file.blob_id === null ? null : await this.db.selectFrom('blobs').select('storage_key').where('id', '=', file.blob_id).executeTakeFirst();
     const size = Number(file.size);
     return {
-      file: size > 0 && storage ? this.blobs.pathOf(storage.storage_key) : null,
+      source: size > 0 && storage ? this.blobs.source(storage.storage_key) : null,
       size,
       etag: `"${file.md5 || 'd41d8cd98f00b204e9800998ecf8427e'}-${size}"`,
       lastModifiedMs: Number(row.created_at),

@@ -1,0 +1,51 @@
+// Where 云文档 keeps file contents: one interface, two stores. The local folder (the default,
+// `$DATA_DIR`) and any S3-compatible store (AWS S3, Ceph RGW, OSS and COS in S3 mode, SeaweedFS,
+// Garage…). Keys are `/`-separated paths such as `blobs/ab/ab12…-7`; the store adds its own root
+// or prefix. Writes are whole: an object is either absent or complete.
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** when it was written (ms) */
+  modifiedAt: number;
+}
+
+/** Bytes `start` to `end`, both included (as in an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export class ObjectMissing extends Error {
+  constructor(readonly key: string) {
+    super(`对象 ${key} 不存在`);
+  }
+}
+
+export interface ObjectStore {
+  readonly kind: 'local' | 's3';
+  /** a description for logs and the start-up line (no secrets) */
+  readonly where: string;
+  /** Writes the object whole (replacing one of that key); `size`, when known, lets a stream go in one request. */
+  put(key: string, body: Readable | Buffer, size?: number): Promise<void>;
+  /** The object's bytes, or a range of them; ObjectMissing when there is none. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Size and time of the object, or null. */
+  stat(key: string): Promise<StoredObject | null>;
+  /** Removes the objects (absent ones are no error). */
+  delete(keys: readonly string[]): Promise<void>;
+  /**
+   * Makes `key` from the parts, in order, inside the store (S3: a multipart copy; every part
+   * but the last at least 5 MiB). The parts stay; the caller removes them.
+   */
+  compose(key: string, parts: readonly string[]): Promise<void>;
+  /** Every object under the prefix, a page at a time. */
+  list(prefix: string): AsyncIterable<StoredObject>;
+  /**
+   * Runs `fn` with a local file holding the object, for tools that need a path (LibreOffice,
+   * ClamAV, text extraction). The local store hands its own file; S3 a temporary copy removed
+   * afterwards.
+   */
+  withFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T>;
+}
