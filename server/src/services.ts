@@ -95,7 +95,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     }
   });
   const web = new WebService(config, settings);
-  const downloads = new DownloadsService(db, folders, blobs, config.dataDir);
+  const downloads = new DownloadsService(db, folders, blobs, objects, config.databaseUrl ? 'postgres' : 'sqlite');
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
   const disk = new DiskSpace(config.dataDir, config.uploads.minFreeBytes, config.uploads.diskWarnPercent);
   const uploads = new UploadsService(

@@ -364,13 +364,13 @@ describe.each(databaseKinds())('downloads (%s)', (kind) => {
     test('expiry removes the archive: status and file answer 404 afterwards', async () => {
       const { taskId } = await zipOf(owner.token, [ownerRoot.id]);
       const tasks = app().services.downloads.tasks;
-      const file = `${tasks.dir}/${taskId}.zip`;
-      expect(fs.existsSync(file)).toBe(true);
-      tasks.sweep(Date.now() + tasks.options.ttlMs - 60_000);
-      expect(fs.existsSync(file)).toBe(true);
-      tasks.sweep(Date.now() + tasks.options.ttlMs + 1);
-      await sleep(50);
-      expect(fs.existsSync(file)).toBe(false);
+      const { object_key: key } = await app().db.selectFrom('zip_tasks').select('object_key').where('id', '=', taskId).executeTakeFirstOrThrow();
+      const stored = () => app().services.objects.stat(key!);
+      expect(await stored()).not.toBeNull();
+      await tasks.sweep(Date.now() + tasks.options.ttlMs - 60_000);
+      expect(await stored()).not.toBeNull();
+      await tasks.sweep(Date.now() + tasks.options.ttlMs + 1);
+      expect(await stored()).toBeNull();
       const s = await status(owner.token, taskId);
       expectError({ status: s.status, json: s.body }, 404, 404);
       expectError(await raw(app(), 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/File`, { token: owner.token }), 404, 404);
@@ -404,7 +404,7 @@ describe.each(databaseKinds())('downloads (%s)', (kind) => {
     test('one build at a time per user: later tasks wait, then all complete', async () => {
       const created = [];
       for (let i = 0; i < 3; i++) created.push((await createTask(owner.token, [ownerRoot.id])).body.result.taskId as string);
-      const states = created.map((id) => app().services.downloads.status(userTaskOwner(Number(owner.userId)), id).state);
+      const states = await Promise.all(created.map(async (id) => (await app().services.downloads.status(userTaskOwner(Number(owner.userId)), id)).state));
       expect(states.filter((s) => s === 'running').length).toBeLessThanOrEqual(1);
       for (const id of created) expect((await waitFor(owner.token, id)).state).toBe('ready');
     });

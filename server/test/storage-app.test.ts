@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import type { App } from '../src/app';
 import type { ObjectStore } from '../src/modules/storage';
 import { call, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
 import { makeFolder, raw } from './support/content';
@@ -135,6 +136,90 @@ function filesUnder(dir: string): string[] {
       const res = await call(app(), 'GET', `/api/User/FileTransfer/Download/${file.id}`, { token });
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ code: 50001, message: '文件内容已丢失，请联系管理员', result: null });
+    });
+  });
+
+  // two instances on one PostgreSQL and one bucket, each with its own data folder (as on two machines)
+  (databaseKinds().includes('postgres') ? describe : describe.skip)('zip tasks across two instances', () => {
+    let server: TestServer;
+    let a: App;
+    let b: App;
+    let token: string;
+    let folderId: string;
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-second-instance-'));
+    const content = crypto.randomBytes(6 * MiB);
+
+    beforeAll(async () => {
+      server = await startServer('postgres', { env: s3.env('ywd-instances') });
+      a = server.app;
+      b = await server.restart({ DATA_DIR: otherDir });
+      token = (await login(a)).token;
+      const root = (await ok(a, 'GET', '/api/User/Folders/Personal/RootFolders', { token }))[0].id;
+      folderId = (await makeFolder(a, token, root, '共享资料')).id;
+      await uploadFile(a, { token }, folderId, '数据.bin', content, 5 * MiB);
+    });
+    afterAll(async () => {
+      await server?.close();
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    });
+
+    const statusOn = (app: App, id: string) => ok(app, 'GET', `/api/User/FileTransfer/DownloadTasks/${id}/Status`, { token });
+    async function readyOn(app: App, id: string) {
+      for (let i = 0; i < 1500; i++) {
+        const s = await statusOn(app, id);
+        if (s.state === 'ready' || s.state === 'failed') return s;
+        await sleep(20);
+      }
+      throw new Error('the zip task did not finish');
+    }
+    async function zipMd5(res: { payload: Buffer }) {
+      return (await readZip(res.payload)).find((e) => e.name === '共享资料/数据.bin')?.md5;
+    }
+
+    test('a task made on one instance is answered and served by the other, every poll', async () => {
+      const { taskId } = await ok(a, 'POST', '/api/User/FileTransfer/DownloadTask', { token, body: [folderId] });
+      // status alternates between the instances, as a round-robin balancer sends it: never a 404
+      for (let i = 0; i < 6; i++) expect((await call(i % 2 ? b : a, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token })).status).toBe(200);
+      const s = await readyOn(b, taskId);
+      expect(s.state).toBe('ready');
+      const file = await raw(b, 'GET', s.downloadUrl, { token });
+      expect(file.status).toBe(200);
+      expect(await zipMd5(file)).toBe(md5(content));
+      // nothing of it on either instance's disk
+      expect(filesUnder(path.join(otherDir, 'tmp'))).toEqual([]);
+    });
+
+    test('a build whose instance died is taken over by the other; a restart wipes nothing', async () => {
+      const { taskId } = await ok(a, 'POST', '/api/User/FileTransfer/DownloadTask', { token, body: [folderId] });
+      // as if its instance had been killed mid-build: running, held by nobody alive, no heartbeat for a minute
+      await a.db.updateTable('zip_tasks').set({ state: 'running', holder: 'killed-instance', heartbeat_at: Date.now() - 60_000, processed_bytes: 1234 }).where('id', '=', taskId).execute();
+      await b.services.downloads.tasks.sweep();
+      await b.services.downloads.tasks.pump();
+      const s = await readyOn(b, taskId);
+      expect(s.state).toBe('ready');
+      expect(await zipMd5(await raw(a, 'GET', s.downloadUrl, { token }))).toBe(md5(content));
+      const row = await a.db.selectFrom('zip_tasks').select(['attempts', 'holder']).where('id', '=', taskId).executeTakeFirstOrThrow();
+      expect(row).toEqual({ attempts: 2, holder: null });
+
+      // a third instance starting on the same database and bucket serves it as it is
+      const c = await server.restart({ DATA_DIR: otherDir });
+      expect((await raw(c, 'GET', s.downloadUrl, { token })).status).toBe(200);
+    });
+
+    test('the limit of tasks per user counts every instance', async () => {
+      const limit = a.services.downloads.tasks.options.maxPendingPerUser;
+      const made: string[] = [];
+      try {
+        for (const t of [a, b]) t.services.downloads.tasks.options.maxRunning = 0; // nothing starts: every task stays queued
+        for (let i = 0; i < limit; i++) made.push((await ok(i % 2 ? b : a, 'POST', '/api/User/FileTransfer/DownloadTask', { token, body: [folderId] })).taskId);
+        const over = await call(b, 'POST', '/api/User/FileTransfer/DownloadTask', { token, body: [folderId] });
+        expect(over.status).toBe(429);
+        expect(over.body.message).toBe('正在打包的下载任务过多，请等待之前的任务完成后再试');
+      } finally {
+        for (const t of [a, b]) t.services.downloads.tasks.options.maxRunning = 2;
+      }
+      await a.services.downloads.tasks.pump();
+      for (const id of made) expect((await readyOn(b, id)).state).toBe('ready');
     });
   });
 

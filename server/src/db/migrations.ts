@@ -1333,6 +1333,36 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         }
       },
     },
+    '2026-11-27-0040-zip-tasks': {
+      // zip tasks (打包下载) in the database, their archives in the object store: any instance
+      // builds one, answers its status and serves its file; a build whose instance died is taken over
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('zip_tasks')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('entries', 'text', (c) => c.notNull())
+          .addColumn('total_bytes', big, (c) => c.notNull())
+          .addColumn('force_zip64', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('processed_bytes', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('holder', 'text')
+          .addColumn('heartbeat_at', big)
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('finished_at', big)
+          .addColumn('object_key', 'text')
+          .addColumn('size', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('error', 'text')
+          .execute();
+        await db.schema.createIndex('zip_tasks_state').on('zip_tasks').columns(['state', 'created_at']).execute();
+        await db.schema.createIndex('zip_tasks_owner').on('zip_tasks').columns(['owner', 'state']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('zip_tasks').ifExists().execute();
+      },
+    },
   };
 }
 

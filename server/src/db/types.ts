@@ -54,6 +54,28 @@ export interface DirectoryRunsTable {
 }
 
 /** A job that one instance at a time may run: held by `holder` until `until` (ms). */
+export interface ZipTasksTable {
+  id: string;
+  owner: string;
+  file_name: string;
+  /** JSON: the archive's entries (paths, times, sizes, blob storage keys) */
+  entries: string;
+  total_bytes: number;
+  force_zip64: Flag;
+  state: 'queued' | 'running' | 'ready' | 'failed';
+  processed_bytes: number;
+  /** the instance building it */
+  holder: string | null;
+  heartbeat_at: number | null;
+  attempts: number;
+  created_at: number;
+  finished_at: number | null;
+  /** the archive in the object store (ready tasks) */
+  object_key: string | null;
+  size: number;
+  error: string | null;
+}
+
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -801,6 +823,7 @@ export interface Database {
   user_imports: UserImportsTable;
   directory_runs: DirectoryRunsTable;
   job_leases: JobLeasesTable;
+  zip_tasks: ZipTasksTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   items: ItemsTable;

@@ -19,6 +19,8 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const downloads = app.services.downloads;
   const tags = ['文件'];
   downloads.tasks.log = (err, message) => app.log.error({ err }, message);
+  // this instance takes queued tasks (its own and other instances') and beats for its builds
+  app.addHook('onReady', async () => downloads.tasks.start());
   app.addHook('onClose', async () => downloads.close());
 
   // GET and HEAD in one route: Fastify's own HEAD route would read the whole file and answer
@@ -68,7 +70,7 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const scope = await shares.open(req.query.shareId, { user, address: req.ip });
       const owner = userTaskOwner(user.id);
       const task = await downloads.createTask(scope.owner, req.body, { rights: scope.rights, owner });
-      await shares.countDownload(scope, { id: null, name: downloads.tasks.get(owner, task.taskId)?.fileName ?? '' });
+      await shares.countDownload(scope, { id: null, name: (await downloads.tasks.get(owner, task.taskId))?.fileName ?? '' });
       return ok(task);
     },
   );
@@ -84,7 +86,7 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(DownloadStatusSchema) },
       },
     },
-    async (req) => ok(downloads.status(userTaskOwner(req.user().id), req.params.taskId)),
+    async (req) => ok(await downloads.status(userTaskOwner(req.user().id), req.params.taskId)),
   );
 
   app.route({
@@ -96,6 +98,6 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: '只有创建任务的用户能下载（其他用户 404）；可用 Cookie token 认证；支持 HEAD 与 Range。压缩包在完成 1 小时后删除。',
       params: TaskParamsSchema,
     },
-    handler: async (req, reply) => sendContent(req, reply, downloads.taskContent(userTaskOwner(req.user().id), req.params.taskId)),
+    handler: async (req, reply) => sendContent(req, reply, await downloads.taskContent(userTaskOwner(req.user().id), req.params.taskId)),
   });
 };

@@ -1,7 +1,6 @@
 // 云文档 downloads: one file's content (master or a given version), and zip tasks for folders
 // and several items. Rights are checked when the call is made (level 2, 下载): an item the
 // caller may not see answers 404, one they may see but not download 403 (40301).
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database, ItemRow, UserRow } from '../../db/types';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../../lib/errors';
@@ -11,10 +10,11 @@ import { LEVEL, type LoadedRights } from '../folders/rights';
 import { extensionOf, type FoldersService } from '../folders/service';
 import type { BlobStore } from '../versions/blobs';
 import { contentTypeOf, type Content } from './http';
-import { ZipTasks, type ZipTask, type ZipTaskOptions } from './tasks';
-import { NameScope, type ZipEntry } from './zip';
+import { ZipTasks, type StoredZipEntry, type ZipTask, type ZipTaskOptions } from './tasks';
+import { NameScope } from './zip';
 import type { DownloadStatus } from './schemas';
-import { fileSource } from '../storage/source';
+import { objectSource } from '../storage/source';
+import type { ObjectStore } from '../storage/store';
 
 const FILE_NOT_FOUND = '文件不存在或已被删除';
 const VERSION_NOT_FOUND = '版本不存在或已被删除';
@@ -58,17 +58,22 @@ function formatBytes(n: number): string {
 
 export class DownloadsService {
   readonly tasks: ZipTasks;
+  private readonly blobs: BlobStore;
+  private readonly objects: ObjectStore;
   readonly limits: DownloadLimits;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly folders: FoldersService,
-    private readonly blobs: BlobStore,
-    dataDir: string,
+    blobs: BlobStore,
+    objects: ObjectStore,
+    dialect: 'sqlite' | 'postgres',
     o: DownloadsOptions = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
-    this.tasks = new ZipTasks(path.join(dataDir, 'tmp', 'zips'), o.tasks, o.log);
+    this.blobs = blobs;
+    this.objects = objects;
+    this.tasks = new ZipTasks(db, dialect, blobs, objects, o.tasks, o.log);
   }
 
   private async rightsFor(user: UserRow, rows: ItemRow[], through?: LoadedRights): Promise<{ rights: LoadedRights; rootName: (row: ItemRow) => string }> {
@@ -148,7 +153,7 @@ export class DownloadsService {
       if (row.type !== 'file' && row.type !== 'folder') throw badRequest('快捷方式不能打包下载，请打开其指向的位置后下载');
       if (!rights.can(row, LEVEL.download)) throw forbidden(NO_DOWNLOAD_RIGHT_ITEMS);
     }
-    if (this.tasks.pendingOf(owner) >= this.tasks.options.maxPendingPerUser) {
+    if ((await this.tasks.pendingOf(owner)) >= this.tasks.options.maxPendingPerUser) {
       throw tooManyRequests('正在打包的下载任务过多，请等待之前的任务完成后再试', 10);
     }
     // items below another selected folder travel with it
@@ -158,7 +163,7 @@ export class DownloadsService {
     const firstName = rootName(first);
     const base = first.type === 'file' && extensionOf(firstName) ? firstName.slice(0, firstName.lastIndexOf('.')) : firstName;
     const fileName = top.length === 1 ? `${base}.zip` : `${base}等${top.length}个文件.zip`;
-    const task = this.tasks.create(owner, fileName, entries);
+    const task = await this.tasks.create(owner, fileName, entries);
     return { taskId: task.id };
   }
 
@@ -167,7 +172,7 @@ export class DownloadsService {
    * folders the caller may download (a folder left out takes what lies below it along);
    * shortcuts are never followed nor included.
    */
-  private async entriesOf(top: ItemRow[], rights: LoadedRights, rootName: (row: ItemRow) => string): Promise<ZipEntry[]> {
+  private async entriesOf(top: ItemRow[], rights: LoadedRights, rootName: (row: ItemRow) => string): Promise<StoredZipEntry[]> {
     const rootScope = new NameScope();
     /** archive path of every folder included, by item id */
     const folderPaths = new Map<number, string>();
@@ -221,13 +226,13 @@ export class DownloadsService {
       for (const m of masters) content.set(Number(m.item_id), { size: Number(m.size), storageKey: m.storage_key ?? null });
     }
     let total = 0;
-    const entries: ZipEntry[] = plan.map(({ row, path: p }) => {
+    const entries: StoredZipEntry[] = plan.map(({ row, path: p }) => {
       const mtimeMs = Number(row.updated_at);
       if (row.type === 'folder') return { kind: 'folder', path: p, mtimeMs };
       const c = content.get(row.id);
       const size = c?.size ?? 0;
       total += size;
-      return { kind: 'file', path: p, mtimeMs, size, source: size > 0 && c?.storageKey ? this.blobs.source(c.storageKey) : null };
+      return { kind: 'file', path: p, mtimeMs, size, storageKey: size > 0 && c?.storageKey ? c.storageKey : null };
     });
     if (total > this.limits.maxBytes) {
       throw badRequest(`打包下载的文件总大小不能超过 ${formatBytes(this.limits.maxBytes)}，请分批下载`);
@@ -235,15 +240,15 @@ export class DownloadsService {
     return entries;
   }
 
-  private task(owner: string, taskId: string): ZipTask {
-    const task = this.tasks.get(owner, taskId);
+  private async task(owner: string, taskId: string): Promise<ZipTask> {
+    const task = await this.tasks.get(owner, taskId);
     if (!task) throw notFound(TASK_NOT_FOUND);
     return task;
   }
 
   /** GET /api/User/FileTransfer/DownloadTasks/{taskId}/Status */
-  status(owner: string, taskId: string, fileUrl: (taskId: string) => string = taskFileUrl): DownloadStatus {
-    const task = this.task(owner, taskId);
+  async status(owner: string, taskId: string, fileUrl: (taskId: string) => string = taskFileUrl): Promise<DownloadStatus> {
+    const task = await this.task(owner, taskId);
     return {
       percent: this.tasks.percent(task),
       downloadUrl: task.state === 'ready' ? fileUrl(task.id) : '',
@@ -253,11 +258,11 @@ export class DownloadsService {
   }
 
   /** GET …/DownloadTasks/{taskId}/File: the owner's complete archive. */
-  taskContent(owner: string, taskId: string): Content {
-    const task = this.task(owner, taskId);
-    if (task.state !== 'ready' || !task.file) throw notFound('压缩包尚未准备好，请稍后再试');
+  async taskContent(owner: string, taskId: string): Promise<Content> {
+    const task = await this.task(owner, taskId);
+    if (task.state !== 'ready' || !task.objectKey) throw notFound('压缩包尚未准备好，请稍后再试');
     return {
-      source: fileSource(task.file),
+      source: objectSource(this.objects, task.objectKey),
       size: task.size,
       etag: `"zip-${task.id}-${task.size}"`,
       lastModifiedMs: task.finishedAt ?? task.createdAt,
@@ -266,7 +271,7 @@ export class DownloadsService {
     };
   }
 
-  close(): void {
-    this.tasks.close();
+  close(): Promise<void> {
+    return this.tasks.close();
   }
 }

@@ -1,13 +1,22 @@
-// Zip tasks of 云文档 (folder and multi-item downloads). A task lives in memory for minutes: it
-// waits in a queue, is built in the background into `<dir>/<taskId>.zip.part` (renamed to
-// `.zip` when complete), then stays downloadable by its owner until it expires. A restart
-// forgets every task (the client asks again) and the folder is emptied at start-up.
+// Zip tasks of 云文档 (folder and multi-item downloads), kept in the database (zip_tasks) with
+// their archives in the object store (`zips/<taskId>-<attempt>.zip`), so that any instance answers a task's
+// status and serves its file, and a restart loses nothing. A task waits queued until an instance
+// claims it within the limits (counted over every instance), is built there while its heartbeat
+// says it is alive, and stays downloadable by its owner until it expires. A build whose instance
+// stopped beating (killed, or closed) is queued again and taken over by another.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import type { Database, ZipTasksTable } from '../../db/types';
+import type { ObjectStore } from '../storage/store';
+import type { BlobStore } from '../versions/blobs';
 import { buildZip, type ZipBuild, type ZipEntry } from './zip';
 
-export type TaskState = 'queued' | 'running' | 'ready' | 'failed';
+export type TaskState = ZipTasksTable['state'];
+
+/** An entry as the task keeps it: a blob's storage key instead of an open source. */
+export type StoredZipEntry =
+  | { kind: 'folder'; path: string; mtimeMs: number }
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; storageKey: string | null };
 
 export interface ZipTask {
   readonly id: string;
@@ -15,32 +24,34 @@ export interface ZipTask {
   readonly owner: string;
   /** the name the archive is saved under (`….zip`) */
   readonly fileName: string;
-  readonly entries: readonly ZipEntry[];
   readonly totalBytes: number;
   state: TaskState;
   processedBytes: number;
   createdAt: number;
   /** when the task became ready or failed */
   finishedAt: number | null;
-  /** the complete archive (ready tasks) */
-  file: string | null;
+  /** the complete archive in the store (ready tasks) */
+  objectKey: string | null;
   size: number;
   /** why it failed, in Chinese */
   error: string | null;
-  build: ZipBuild | null;
 }
 
 export interface ZipTaskOptions {
-  /** archives built at the same time, all users together */
+  /** archives built at the same time, all users and instances together */
   maxRunning: number;
   /** archives built at the same time for one user (the others wait) */
   maxRunningPerUser: number;
   /** tasks one user may have queued or running */
   maxPendingPerUser: number;
-  /** a ready or failed task is forgotten (and its file deleted) this long after it finished */
+  /** a ready or failed task is forgotten (and its archive deleted) this long after it finished */
   ttlMs: number;
-  /** how often expired tasks are swept */
+  /** how often this instance looks for queued tasks, beats for its builds and sweeps expired ones */
   sweepIntervalMs: number;
+  /** a running task whose heartbeat is older than this is taken over */
+  staleMs: number;
+  /** a task that lost its instance this many times fails instead */
+  maxAttempts: number;
   /** write every entry in ZIP64 format (yazl uses ZIP64 by itself when sizes need it) */
   forceZip64Format: boolean;
 }
@@ -50,70 +61,129 @@ export const DEFAULT_TASK_OPTIONS: ZipTaskOptions = {
   maxRunningPerUser: 1,
   maxPendingPerUser: 5,
   ttlMs: 60 * 60 * 1000,
-  sweepIntervalMs: 60 * 1000,
+  sweepIntervalMs: 1000,
+  staleMs: 15_000,
+  maxAttempts: 3,
   forceZip64Format: false,
 };
 
 export const BUILD_FAILED = '打包失败，部分文件可能已被删除，请重新下载';
+const LOST_TOO_OFTEN = '打包多次中断，请重新下载';
+/** PostgreSQL advisory lock that makes claiming one instance at a time (the limits hold across instances) */
+const CLAIM_LOCK = 7_246_001;
+const HEARTBEAT_MS = 1000;
+
+/** each attempt writes its own object: a superseded build never touches the one that took over */
+const objectKeyOf = (id: string, attempt: number) => `zips/${id}-${attempt}.zip`;
+
+function taskOf(r: ZipTasksTable): ZipTask {
+  return {
+    id: r.id,
+    owner: r.owner,
+    fileName: r.file_name,
+    totalBytes: Number(r.total_bytes),
+    state: r.state,
+    processedBytes: Number(r.processed_bytes),
+    createdAt: Number(r.created_at),
+    finishedAt: r.finished_at === null ? null : Number(r.finished_at),
+    objectKey: r.object_key,
+    size: Number(r.size),
+    error: r.error,
+  };
+}
 
 export class ZipTasks {
   readonly options: ZipTaskOptions;
-  private readonly tasks = new Map<string, ZipTask>();
+  /** this process, as the holder of the tasks it builds */
+  readonly instance = crypto.randomBytes(8).toString('hex');
+  /** builds of this instance, by task id */
+  private readonly building = new Map<string, { build: ZipBuild; processed: number }>();
   private timer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> | null = null;
   private closed = false;
 
-  /** `dir` is `$DATA_DIR/tmp/zips`; whatever a previous run left there is removed now. */
   constructor(
-    readonly dir: string,
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly blobs: BlobStore,
+    private readonly store: ObjectStore,
     options: Partial<ZipTaskOptions> = {},
     /** where build failures are reported (the app's logger once the routes are registered) */
     public log: (err: unknown, message: string) => void = () => undefined,
   ) {
     this.options = { ...DEFAULT_TASK_OPTIONS, ...options };
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
   }
 
-  /** Tasks of an owner that are queued or running. */
-  pendingOf(owner: string): number {
-    let n = 0;
-    for (const t of this.tasks.values()) if (t.owner === owner && (t.state === 'queued' || t.state === 'running')) n++;
-    return n;
+  /** Starts looking for queued tasks (and beating for this instance's builds). */
+  start(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => void this.tick(), this.options.sweepIntervalMs);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.beat();
+      await this.sweep();
+      await this.pump();
+    } catch (err) {
+      this.log(err, '云文档打包下载任务调度失败');
+    }
+  }
+
+  /** Tasks of an owner that are queued or running, on every instance. */
+  async pendingOf(owner: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('zip_tasks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner', '=', owner)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
   }
 
   /** Queues a new archive; the caller has checked the user's rights and the limits. */
-  create(owner: string, fileName: string, entries: readonly ZipEntry[]): ZipTask {
+  async create(owner: string, fileName: string, entries: readonly StoredZipEntry[]): Promise<ZipTask> {
     if (this.closed) throw new Error('zip tasks closed');
-    const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.source !== null ? e.size : 0), 0);
-    const task: ZipTask = {
+    const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.storageKey !== null ? e.size : 0), 0);
+    const row: ZipTasksTable = {
       id: crypto.randomBytes(16).toString('hex'),
       owner,
-      fileName,
-      entries,
-      totalBytes,
+      file_name: fileName,
+      entries: JSON.stringify(entries),
+      total_bytes: totalBytes,
+      force_zip64: this.options.forceZip64Format ? 1 : 0,
       state: 'queued',
-      processedBytes: 0,
-      createdAt: Date.now(),
-      finishedAt: null,
-      file: null,
+      processed_bytes: 0,
+      holder: null,
+      heartbeat_at: null,
+      attempts: 0,
+      created_at: Date.now(),
+      finished_at: null,
+      object_key: null,
       size: 0,
       error: null,
-      build: null,
     };
-    this.tasks.set(task.id, task);
-    this.startTimer();
-    this.pump();
-    return task;
+    await this.db.insertInto('zip_tasks').values(row).execute();
+    this.start();
+    await this.pump();
+    return taskOf(row);
   }
 
-  /** The user's own task, or undefined (another user's task does not exist for them). */
-  get(owner: string, id: string): ZipTask | undefined {
-    const task = this.tasks.get(id);
-    if (!task || task.owner !== owner) return undefined;
+  /** The owner's own task, or undefined (another owner's task does not exist for them). */
+  async get(owner: string, id: string): Promise<ZipTask | undefined> {
+    if (!/^[0-9a-f]{32}$/.test(id)) return undefined;
+    const row = await this.db.selectFrom('zip_tasks').selectAll().where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+    if (!row) return undefined;
+    const task = taskOf(row);
     if (this.expired(task, Date.now())) {
-      this.forget(task);
+      await this.forget([task]);
       return undefined;
     }
+    // this instance's build of it reports its progress before the next heartbeat writes it
+    const local = this.building.get(id);
+    if (local && task.state === 'running') task.processedBytes = Math.max(task.processedBytes, local.processed);
     return task;
   }
 
@@ -128,90 +198,169 @@ export class ZipTasks {
     return task.finishedAt !== null && now - task.finishedAt >= this.options.ttlMs;
   }
 
-  /** Forgets finished tasks older than the time to live and deletes their files. */
-  sweep(now: number = Date.now()): void {
-    for (const task of [...this.tasks.values()]) if (this.expired(task, now)) this.forget(task);
+  /**
+   * Forgets finished tasks older than the time to live (rows and archives), and queues again
+   * the builds whose instance stopped beating (or fails them after maxAttempts).
+   */
+  async sweep(now: number = Date.now()): Promise<number> {
+    const old = await this.db
+      .selectFrom('zip_tasks')
+      .selectAll()
+      .where('state', 'in', ['ready', 'failed'])
+      .where('finished_at', '<=', now - this.options.ttlMs)
+      .limit(500)
+      .execute();
+    if (old.length) await this.forget(old.map(taskOf));
+    const stale = now - this.options.staleMs;
+    await this.db
+      .updateTable('zip_tasks')
+      .set({ state: 'failed', error: LOST_TOO_OFTEN, finished_at: now, holder: null })
+      .where('state', '=', 'running')
+      .where('heartbeat_at', '<', stale)
+      .where('attempts', '>=', this.options.maxAttempts)
+      .execute();
+    await this.db
+      .updateTable('zip_tasks')
+      .set({ state: 'queued', holder: null, heartbeat_at: null, processed_bytes: 0 })
+      .where('state', '=', 'running')
+      .where('heartbeat_at', '<', stale)
+      .execute();
+    return old.length;
   }
 
-  private forget(task: ZipTask): void {
-    this.tasks.delete(task.id);
-    task.build?.abort();
-    task.build = null;
-    for (const file of [this.partPath(task), this.readyPath(task)]) fs.rm(file, { force: true }, () => undefined);
-    if (!this.tasks.size) this.stopTimer();
+  private async forget(tasks: ZipTask[]): Promise<void> {
+    for (const t of tasks) this.building.get(t.id)?.build.abort();
+    await this.db
+      .deleteFrom('zip_tasks')
+      .where(
+        'id',
+        'in',
+        tasks.map((t) => t.id),
+      )
+      .execute();
+    // the archive once the row is gone (a build still writing one finds its row gone and removes its own)
+    const keys = tasks.map((t) => t.objectKey).filter((k): k is string => !!k);
+    if (keys.length) await this.store.delete(keys).catch((err: unknown) => this.log(err, '云文档删除过期的打包文件失败'));
   }
 
-  private partPath(task: ZipTask) {
-    return path.join(this.dir, `${task.id}.zip.part`);
-  }
-
-  private readyPath(task: ZipTask) {
-    return path.join(this.dir, `${task.id}.zip`);
-  }
-
-  /** Starts queued tasks, oldest first, as far as the limits allow. */
-  private pump(): void {
-    if (this.closed) return;
-    const running = new Map<string, number>();
-    let total = 0;
-    for (const t of this.tasks.values()) {
-      if (t.state !== 'running') continue;
-      total++;
-      running.set(t.owner, (running.get(t.owner) ?? 0) + 1);
+  /** This instance's builds are alive: their heartbeat and progress. A build whose row is gone or taken over stops. */
+  private async beat(now = Date.now()): Promise<void> {
+    for (const [id, b] of this.building) {
+      const r = await this.db
+        .updateTable('zip_tasks')
+        .set({ heartbeat_at: now, processed_bytes: b.processed })
+        .where('id', '=', id)
+        .where('holder', '=', this.instance)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) b.build.abort();
     }
-    for (const t of this.tasks.values()) {
-      if (total >= this.options.maxRunning) return;
-      if (t.state !== 'queued' || (running.get(t.owner) ?? 0) >= this.options.maxRunningPerUser) continue;
-      total++;
-      running.set(t.owner, (running.get(t.owner) ?? 0) + 1);
-      this.run(t);
-    }
   }
 
-  private run(task: ZipTask): void {
-    task.state = 'running';
-    const part = this.partPath(task);
-    fs.mkdirSync(this.dir, { recursive: true });
-    const build = buildZip(task.entries, part, (n) => (task.processedBytes += n), { forceZip64Format: this.options.forceZip64Format });
-    task.build = build;
-    build.done
+  /** Claims queued tasks, oldest first, as far as the limits over every instance allow, and builds them here. */
+  pump(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    // one claim round at a time in this process; a round started meanwhile runs after it
+    const run = async () => {
+      for (;;) {
+        const task = await this.claim();
+        if (!task) return;
+        this.run(task);
+      }
+    };
+    const next = (this.pumping ?? Promise.resolve()).then(run, run);
+    this.pumping = next.finally(() => {
+      if (this.pumping === next) this.pumping = null;
+    });
+    return next;
+  }
+
+  private async claim(): Promise<ZipTasksTable | null> {
+    if (this.closed) return null;
+    const now = Date.now();
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+      const running = await trx.selectFrom('zip_tasks').select(['owner']).where('state', '=', 'running').execute();
+      if (running.length >= this.options.maxRunning) return null;
+      const perOwner = new Map<string, number>();
+      for (const r of running) perOwner.set(r.owner, (perOwner.get(r.owner) ?? 0) + 1);
+      const queued = await trx.selectFrom('zip_tasks').select(['id', 'owner']).where('state', '=', 'queued').orderBy('created_at').orderBy('id').limit(200).execute();
+      const pick = queued.find((q) => (perOwner.get(q.owner) ?? 0) < this.options.maxRunningPerUser);
+      if (!pick) return null;
+      const r = await trx
+        .updateTable('zip_tasks')
+        .set({ state: 'running', holder: this.instance, heartbeat_at: now, processed_bytes: 0, attempts: sql<number>`attempts + 1` })
+        .where('id', '=', pick.id)
+        .where('state', '=', 'queued')
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return null;
+      return (await trx.selectFrom('zip_tasks').selectAll().where('id', '=', pick.id).executeTakeFirst()) ?? null;
+    });
+  }
+
+  private run(row: ZipTasksTable): void {
+    const stored = JSON.parse(row.entries) as StoredZipEntry[];
+    const entries: ZipEntry[] = stored.map((e) =>
+      e.kind === 'folder' ? e : { kind: 'file', path: e.path, mtimeMs: e.mtimeMs, size: e.size, source: e.storageKey ? this.blobs.source(e.storageKey) : null },
+    );
+    const key = objectKeyOf(row.id, Number(row.attempts));
+    const state = { processed: 0, build: null as unknown as ZipBuild };
+    state.build = buildZip(entries, (archive) => this.store.put(key, archive), (n) => (state.processed += n), { forceZip64Format: row.force_zip64 === 1 });
+    this.building.set(row.id, state);
+    state.build.done
       .then(async (size) => {
-        if (!this.tasks.has(task.id)) return;
-        await fs.promises.rename(part, this.readyPath(task));
-        task.file = this.readyPath(task);
-        task.size = size;
-        task.state = 'ready';
+        const r = await this.db
+          .updateTable('zip_tasks')
+          .set({ state: 'ready', object_key: key, size, processed_bytes: Number(row.total_bytes), finished_at: Date.now(), holder: null })
+          .where('id', '=', row.id)
+          .where('holder', '=', this.instance)
+          .where('state', '=', 'running')
+          .executeTakeFirst();
+        // forgotten or taken over meanwhile: this archive is nobody's
+        if (Number(r.numUpdatedRows) !== 1) await this.store.delete([key]).catch(() => undefined);
       })
-      .catch((err: unknown) => {
-        if (!this.tasks.has(task.id)) return; // forgotten meanwhile: nothing to report
+      .catch(async (err: unknown) => {
+        const mine = await this.db
+          .selectFrom('zip_tasks')
+          .select('id')
+          .where('id', '=', row.id)
+          .where('holder', '=', this.instance)
+          .where('state', '=', 'running')
+          .executeTakeFirst()
+          .catch(() => undefined);
+        if (!mine || this.closed) return; // forgotten, taken over, or this instance is closing: nothing to report
         this.log(err, '云文档打包下载失败');
-        task.state = 'failed';
-        task.error = BUILD_FAILED;
-        fs.rm(part, { force: true }, () => undefined);
+        await this.db
+          .updateTable('zip_tasks')
+          .set({ state: 'failed', error: BUILD_FAILED, finished_at: Date.now(), holder: null })
+          .where('id', '=', row.id)
+          .where('holder', '=', this.instance)
+          .execute();
       })
+      .catch((err: unknown) => this.log(err, '云文档打包下载任务状态更新失败'))
       .finally(() => {
-        task.build = null;
-        if (task.state === 'running') task.state = 'failed';
-        task.finishedAt = Date.now();
-        this.pump();
+        this.building.delete(row.id);
+        void this.pump().catch((err: unknown) => this.log(err, '云文档打包下载任务调度失败'));
       });
   }
 
-  private startTimer() {
-    if (this.timer || this.closed) return;
-    this.timer = setInterval(() => this.sweep(), this.options.sweepIntervalMs);
-    this.timer.unref();
-  }
-
-  private stopTimer() {
+  /** Stops this instance's builds and queues their tasks again for another instance (the server is closing). */
+  async close(): Promise<void> {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-  }
-
-  /** Stops every build and removes every archive (the server is closing). */
-  close(): void {
-    this.closed = true;
-    this.stopTimer();
-    for (const task of [...this.tasks.values()]) this.forget(task);
+    const ids = [...this.building.keys()];
+    for (const b of this.building.values()) b.build.abort();
+    await this.pumping?.catch(() => undefined);
+    if (ids.length) {
+      await this.db
+        .updateTable('zip_tasks')
+        .set({ state: 'queued', holder: null, heartbeat_at: null, processed_bytes: 0 })
+        .where('id', 'in', ids)
+        .where('holder', '=', this.instance)
+        .where('state', '=', 'running')
+        .execute()
+        .catch(() => undefined);
+    }
   }
 }

@@ -1,7 +1,6 @@
 // Zip archives of 云文档 folder downloads: safe, unique entry names, which entries are stored
 // rather than deflated, and the writer (yazl: UTF-8 names, ZIP64 as soon as it is needed).
-import fs from 'node:fs';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { extensionOf } from '../folders/service';
 import { portableName } from '../../lib/names';
@@ -60,9 +59,9 @@ export type ZipEntry =
   | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null };
 
 export interface ZipBuild {
-  /** resolves with the archive's size once the file is complete; rejects on any failure */
+  /** resolves with the archive's size once the sink has it whole; rejects on any failure */
   done: Promise<number>;
-  /** stops the build (the caller removes the partial file) */
+  /** stops the build (the sink sees its stream fail, and keeps nothing) */
   abort(): void;
 }
 
@@ -79,29 +78,35 @@ class Counter extends Transform {
 }
 
 /**
- * Writes the entries as a zip archive to `target`, reading stored files one after the other
- * (never more than one open at a time) and reporting the bytes read.
+ * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
+ * it whole), reading stored files one after the other (never more than one open at a time) and
+ * reporting the bytes read. `done` resolves with the archive's size once the sink has it all.
  */
-export function buildZip(entries: readonly ZipEntry[], target: string, onBytes: (n: number) => void, o: { forceZip64Format?: boolean } = {}): ZipBuild {
+export function buildZip(
+  entries: readonly ZipEntry[],
+  sink: (archive: Readable) => Promise<void>,
+  onBytes: (n: number) => void,
+  o: { forceZip64Format?: boolean } = {},
+): ZipBuild {
   const zip = new ZipFile();
-  const out = fs.createWriteStream(target);
+  let written = 0;
+  const out = new Counter((n) => (written += n));
   let failed: Error | null = null;
   let rejectDone: (err: Error) => void = () => undefined;
   const done = new Promise<number>((resolve, reject) => {
     rejectDone = reject;
-    out.on('close', () => {
-      if (failed) return reject(failed);
-      resolve(out.bytesWritten);
-    });
+    sink(out).then(
+      () => (failed ? reject(failed) : resolve(written)),
+      (err: Error) => reject(failed ?? err),
+    );
   });
   const fail = (err: Error) => {
     if (failed) return;
     failed = err;
     zip.outputStream.unpipe(out);
-    out.destroy();
+    out.destroy(err);
     rejectDone(err);
   };
-  out.on('error', fail);
   zip.on('error', fail);
   zip.outputStream.on('error', fail);
   zip.outputStream.pipe(out);

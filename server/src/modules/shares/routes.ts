@@ -200,7 +200,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req) => {
       const scope = await shares.open(req.params.shareId, outsider(req));
       const task = await downloads.createTask(scope.owner, req.body, { rights: scope.rights, owner: shareTaskOwner(scope.share.id) });
-      await shares.countDownload(scope, { id: null, name: downloads.tasks.get(shareTaskOwner(scope.share.id), task.taskId)?.fileName ?? '' });
+      await shares.countDownload(scope, { id: null, name: (await downloads.tasks.get(shareTaskOwner(scope.share.id), task.taskId))?.fileName ?? '' });
       return ok(task);
     },
   );
@@ -219,7 +219,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const scope = await shares.open(req.params.shareId, outsider(req));
-      return ok(downloads.status(shareTaskOwner(scope.share.id), req.params.taskId, (id) => externalTaskFileUrl(scope.share.id, id)));
+      return ok(await downloads.status(shareTaskOwner(scope.share.id), req.params.taskId, (id) => externalTaskFileUrl(scope.share.id, id)));
     },
   );
 
@@ -236,7 +236,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const scope = await shares.open(req.params.shareId, outsider(req, req.query));
-      return sendContent(req, reply, downloads.taskContent(shareTaskOwner(scope.share.id), req.params.taskId));
+      return sendContent(req, reply, await downloads.taskContent(shareTaskOwner(scope.share.id), req.params.taskId));
     },
   });
 };
