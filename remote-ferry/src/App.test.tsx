@@ -1,7 +1,7 @@
 // 文件摆渡 through the remote's routes, as the shell mounts it at /ferry/* in simple mode.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { api, type FolderItems } from '@app/shared';
+import { api, REMOTE_CONTRACT_VERSION, type FolderItems } from '@app/shared';
 import {
   button,
   ferryDetail,
@@ -73,6 +73,8 @@ afterEach(() => jest.restoreAllMocks());
 
 it('meta has the one file-ferry entry', () => {
   expect(meta.name).toBe('ferry');
+  // the shell ↔ remote contract version this remote reports (shared/src/contract.ts)
+  expect(meta.contract).toBe(REMOTE_CONTRACT_VERSION);
   expect(meta.menu.map((m) => [m.title, m.path])).toEqual([['文件摆渡', '/ferry/file']]);
 });
 

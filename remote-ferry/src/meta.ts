@@ -1,4 +1,9 @@
 // The 文件摆渡 remote's menu (the only remote in simple mode).
-import { remoteMeta } from '@app/shared';
+import { remoteMeta, REMOTE_CONTRACT_VERSION } from '@app/shared';
 
-export default remoteMeta('ferry');
+// The contract version this remote was built against, inlined by the build (shared/src/contract.ts
+// says why not REMOTE_CONTRACT_VERSION at run time); Jest, which has no build, runs one checkout.
+export default remoteMeta(
+  'ferry',
+  typeof __REMOTE_CONTRACT_VERSION__ === 'number' ? __REMOTE_CONTRACT_VERSION__ : REMOTE_CONTRACT_VERSION,
+);

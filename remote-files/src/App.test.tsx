@@ -1,6 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api } from '@app/shared';
+import { api, REMOTE_CONTRACT_VERSION } from '@app/shared';
 import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import meta from './meta';
@@ -30,6 +30,8 @@ const renderAt = (route: string) =>
 describe('files meta', () => {
   it('lists the file pages with their paths and feature gates', () => {
     expect(meta.name).toBe('files');
+    // the shell ↔ remote contract version this remote reports (shared/src/contract.ts)
+    expect(meta.contract).toBe(REMOTE_CONTRACT_VERSION);
     expect(meta.menu.map((m) => [m.title, m.path, m.feature])).toEqual([
       ['个人文件', '/file/personal', 'personalSpace'],
       ['企业文件', '/file/public', 'publicSpace'],

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, ApiError, decodePreviewData, DOWNLOAD_FRAME_ATTR, sessionStore, type FolderItems, type Item, type ShareRecord } from '@app/shared';
+import { api, ApiError, decodePreviewData, DOWNLOAD_FRAME_ATTR, sessionStore, REMOTE_CONTRACT_VERSION, type FolderItems, type Item, type ShareRecord } from '@app/shared';
 import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import SharePage from './SharePage';
@@ -63,6 +63,8 @@ afterEach(() => {
 
 it('meta lists 分享记录 and 与我共享 under /file', () => {
   expect(meta.name).toBe('share');
+  // the shell ↔ remote contract version this remote reports (shared/src/contract.ts)
+  expect(meta.contract).toBe(REMOTE_CONTRACT_VERSION);
   expect(meta.menu.map((m) => [m.title, m.path])).toEqual([
     ['分享记录', '/file/sharelist'],
     ['与我共享', '/file/shareme'],

@@ -1,6 +1,6 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { api, type FolderItems } from '@app/shared';
+import { api, REMOTE_CONTRACT_VERSION, type FolderItems } from '@app/shared';
 import { button, ferryDetail, ferryRow, ferryZones, folderFile, inboxItem, panelOf, renderWithProviders, settled, toasts, useInlineStylesOnly } from '@app/shared/test';
 import App from './App';
 import { settingsView, stats } from './__tests__/adminHarness';
@@ -42,6 +42,8 @@ afterEach(() => jest.restoreAllMocks());
 
 it('meta lists the exchange-space pages behind the ferrySpaces feature', () => {
   expect(meta.name).toBe('swapspace');
+  // the shell ↔ remote contract version this remote reports (shared/src/contract.ts)
+  expect(meta.contract).toBe(REMOTE_CONTRACT_VERSION);
   expect(meta.title).toBe('交换空间');
   expect(meta.menu.map((m) => [m.title, m.path, m.feature])).toEqual([
     ['我的摆渡', '/swapSpace/myFerry/processing', 'ferrySpaces'],

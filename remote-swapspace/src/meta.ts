@@ -1,5 +1,5 @@
 // The 交换空间 remote's menu, as the shell's side menu shows it.
-import { remoteMeta, type FerryTab } from '@app/shared';
+import { remoteMeta, REMOTE_CONTRACT_VERSION, type FerryTab } from '@app/shared';
 
 /** A segment of 我的摆渡: a tab of the user's tasks, or the files received. */
 export type MyFerryState = FerryTab | 'received';
@@ -12,4 +12,9 @@ export const MY_FERRY_STATES: Array<{ key: MyFerryState; path: string; title: st
   { key: 'received', path: '/swapSpace/myFerry/received', title: '收到的文件' },
 ];
 
-export default remoteMeta('swapspace');
+// The contract version this remote was built against, inlined by the build (shared/src/contract.ts
+// says why not REMOTE_CONTRACT_VERSION at run time); Jest, which has no build, runs one checkout.
+export default remoteMeta(
+  'swapspace',
+  typeof __REMOTE_CONTRACT_VERSION__ === 'number' ? __REMOTE_CONTRACT_VERSION__ : REMOTE_CONTRACT_VERSION,
+);

@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import {
   api,
   appStore,
+  REMOTE_CONTRACT_VERSION,
   runtimeConfigAtom,
   WORKFLOW_CHANGED_EVENT,
   type FolderItems,
@@ -32,6 +33,8 @@ afterEach(() => {
 
 it('meta lists the workflow pages behind the workflow feature', () => {
   expect(meta.name).toBe('workflow');
+  // the shell ↔ remote contract version this remote reports (shared/src/contract.ts)
+  expect(meta.contract).toBe(REMOTE_CONTRACT_VERSION);
   expect(meta.title).toBe('流程');
   expect(meta.menu.map((m) => [m.title, m.path, m.feature])).toEqual([
     ['流程列表', '/workflow/list', 'workflow'],

@@ -4,6 +4,7 @@ const path = require('node:path');
 const { rspack } = require('@rspack/core');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/rspack');
 const { createSharedConfig } = require('./mf-shared.cjs');
+const { readContractVersion } = require('./contract.cjs');
 
 const buildVersion = process.env.APP_BUILD_VERSION || `1.1.0+${Date.now().toString(36)}`;
 
@@ -67,7 +68,11 @@ function createWebConfig(o) {
       ],
     },
     plugins: [
-      new rspack.DefinePlugin({ __APP_VERSION__: JSON.stringify(buildVersion) }),
+      new rspack.DefinePlugin({
+        __APP_VERSION__: JSON.stringify(buildVersion),
+        // the contract this bundle implements: a remote reports it in './meta' (shared/src/contract.ts)
+        __REMOTE_CONTRACT_VERSION__: JSON.stringify(readContractVersion()),
+      }),
       new rspack.HtmlRspackPlugin({
         template: path.join(o.dir, 'public', 'index.html'),
         templateParameters: { title: o.title },

@@ -17,6 +17,7 @@ export { setNavigate, navigateTo, type NavigateFn } from './navigation';
 export { localStore, sessionStore, createStorage, setCookie, getCookie, removeCookie, type ExpiringStorage } from './storage';
 export * from './routes';
 export { REMOTE_MENUS, remoteMeta } from './menus';
+export { REMOTE_CONTRACT_VERSION, REMOTE_CONTRACT_MIN, REMOTE_CONTRACT_MAX, UNVERSIONED_REMOTE_CONTRACT } from './contract';
 export * from './upload';
 export * from './download';
 export * from './share';

@@ -36,7 +36,13 @@ const REMOTE_TITLES: Record<RemoteName, string> = {
   ferry: '文件摆渡',
 };
 
-/** The `./meta` module of a remote. */
-export function remoteMeta(name: RemoteName): RemoteMeta {
-  return { name, title: REMOTE_TITLES[name], menu: REMOTE_MENUS[name] };
+/**
+ * The `./meta` module of a remote. `contract` is the contract version the remote was built
+ * against: the remote passes the number its build inlined (shared/src/contract.ts says why it
+ * must not come from here at run time).
+ */
+export function remoteMeta(name: RemoteName, contract?: number): RemoteMeta {
+  const meta: RemoteMeta = { name, title: REMOTE_TITLES[name], menu: REMOTE_MENUS[name] };
+  if (typeof contract === 'number') meta.contract = contract;
+  return meta;
 }

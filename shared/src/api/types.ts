@@ -334,6 +334,11 @@ export interface RemoteMeta {
   name: RemoteName;
   title: string;
   menu: RemoteMenuItem[];
+  /**
+   * The shell ↔ remote contract version the remote was built against (shared/src/contract.ts).
+   * Absent in remotes built before the contract had a number (version 1).
+   */
+  contract?: number;
 }
 
 /** GET /api/User/FileTransfer/FileUploadOptions */

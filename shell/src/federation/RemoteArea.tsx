@@ -1,11 +1,13 @@
-// A remote's area in the 云文档 layout: loads the exposed component on demand, and contains
-// any failure in an error boundary with 模块加载失败 and a 重试 button; the rest of the shell
-// keeps working. A retry builds a new React.lazy (a rejected lazy stays rejected) and
-// re-mounts the boundary.
+// A remote's area in the 云文档 layout: checks the remote's contract version and loads the
+// exposed component on demand, and contains any failure in an error boundary with
+// 模块加载失败 and a 重试 button, or, for a remote whose contract the shell cannot run,
+// 模块版本不兼容 naming both versions; the rest of the shell keeps working. A retry builds a
+// new React.lazy (a rejected lazy stays rejected) and re-mounts the boundary.
 import { Component, lazy, Suspense, useMemo, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { appendErrorLog, Messages } from '@app/shared';
-import { loadRemoteDefault } from './remotes';
+import { RemoteContractError } from './contract';
+import { loadRemoteComponent } from './remotes';
 
 interface BoundaryProps {
   remoteId: string;
@@ -16,6 +18,8 @@ interface BoundaryProps {
 interface BoundaryState {
   error: Error | null;
 }
+
+export const CONTRACT_MISMATCH_TITLE = '模块版本不兼容';
 
 export class RemoteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
   override state: BoundaryState = { error: null };
@@ -29,13 +33,26 @@ export class RemoteErrorBoundary extends Component<BoundaryProps, BoundaryState>
       type: 'remote',
       message: error.message || Messages.remoteFailed,
       url: this.props.remoteId,
-      detail: info.componentStack ?? undefined,
+      detail: error instanceof RemoteContractError ? error.detail : (info.componentStack ?? undefined),
     });
   }
 
   override render() {
     const { error } = this.state;
     if (!error) return this.props.children;
+    if (error instanceof RemoteContractError) {
+      // retrying cannot help: the remote's deployment (or the shell's) has to change first
+      return (
+        <div role="alert" style={{ padding: '48px 24px' }}>
+          <Result
+            status="warning"
+            title={CONTRACT_MISMATCH_TITLE}
+            subTitle={error.message}
+            extra={<Button onClick={() => window.location.reload()}>重新加载页面</Button>}
+          />
+        </div>
+      );
+    }
     return (
       <div role="alert" style={{ padding: '48px 24px' }}>
         <Result
@@ -72,7 +89,7 @@ export function RemoteArea({ id, props }: RemoteAreaProps) {
   const Remote = useMemo(
     () =>
       lazy(async () => ({
-        default: await loadRemoteDefault<ComponentType<Record<string, unknown>>>(id, 'component'),
+        default: await loadRemoteComponent<ComponentType<Record<string, unknown>>>(id),
       })),
     // a new lazy component for every attempt
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,6 +1,7 @@
 // Which remotes the shell registers (spec: mode and feature policy), and loading them.
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { FeaturePolicy, RemoteEntry, RemoteMeta, RemoteName, RuntimeConfig } from '@app/shared';
+import { adaptMeta, checkContract, RemoteContractError } from './contract';
 import { RemoteLoadError } from './RemoteLoadError';
 
 export interface RemoteSelection {
@@ -73,18 +74,34 @@ export async function loadRemoteDefault<T>(id: string, kind: 'component' | 'obje
 
 const metaCache = new Map<RemoteName, Promise<RemoteMeta>>();
 
-/** A remote's `./meta` (cached; a failure is forgotten so that it can be tried again). */
+/**
+ * A remote's `./meta` (cached; a failure is forgotten so that it can be tried again), checked
+ * against the shell ↔ remote contract: a remote whose contract version the shell cannot run
+ * fails with RemoteContractError; one it can run comes back adapted (./contract.ts).
+ */
 export function loadRemoteMeta(name: RemoteName): Promise<RemoteMeta> {
   let p = metaCache.get(name);
   if (!p) {
     p = loadRemoteDefault<RemoteMeta>(`${name}/meta`, 'object').then((meta) => {
+      // the contract first: a remote of another contract may shape its meta differently
+      const check = checkContract(meta);
+      if (!check.ok) throw new RemoteContractError(name, check);
       if (!Array.isArray(meta.menu)) throw new RemoteLoadError(`${name}/meta`, '菜单无效');
-      return meta;
+      return adaptMeta(meta, check.version);
     });
     p.catch(() => metaCache.delete(name));
     metaCache.set(name, p);
   }
   return p;
+}
+
+/**
+ * Loads an exposed component of a remote once the remote's contract is known to be one the
+ * shell runs (its './meta', usually already loaded by the menus, says which).
+ */
+export async function loadRemoteComponent<T>(id: string): Promise<T> {
+  await loadRemoteMeta(remoteNameOf(id));
+  return loadRemoteDefault<T>(id, 'component');
 }
 
 export function resetRemoteMetaCache(): void {
