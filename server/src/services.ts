@@ -20,6 +20,7 @@ import { RegistrationService } from './modules/registration/service';
 import { OAuthService } from './modules/oauth/service';
 import { LogSmsSender } from './modules/registration/sms';
 import { SecretBox } from './lib/secret-box';
+import { Instances } from './modules/instances/service';
 import { RightsService } from './modules/folders/rights';
 import { ArrangeService } from './modules/folders/arrange';
 import { FoldersService } from './modules/folders/service';
@@ -36,6 +37,7 @@ import { DownloadsService } from './modules/downloads/service';
 import { createObjectStore } from './modules/storage';
 import { BlobStore } from './modules/versions/blobs';
 import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service';
+import { ObjectChunks } from './modules/uploads/object-chunks';
 import { DiskSpace } from './lib/disk-space';
 import { QuotaService } from './modules/quota/service';
 import { Staging } from './modules/uploads/staging';
@@ -73,7 +75,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const users = new UsersService(db, settings, organizations, folders, credentials, config.databaseUrl ? 4 : 1);
   const box = SecretBox.load(config.secretKey, config.dataDir);
   const auth = new AuthService(db, users, config, credentials, box);
-  const account = new AccountService(db, credentials, new AvatarStore(path.join(config.dataDir, 'avatars')), formatTime);
+  const account = new AccountService(db, credentials, new AvatarStore(objects), formatTime);
   const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
   const oauth = new OAuthService(db, config, formatTime);
   const admin = new AdminService(db, settings, organizations);
@@ -81,6 +83,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const peopleImport = new PeopleImport(db, users, organizations, credentials, auth);
   const leavers = new LeaverHandover(db, () => ({ people, auth, settings, folders, workflow, shares, ferry, formatTime }));
   const directory = new DirectoryService(db, box, new DirectorySync(db, users, organizations, auth));
+  const instances = new Instances(db, config, box);
   if (config.dingtalk) {
     const contacts = new DingTalkDirectory(config.dingtalk);
     directory.dingtalk = { appKey: config.dingtalk.appKey, people: (root) => contacts.people(root) };
@@ -95,7 +98,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     }
   });
   const web = new WebService(config, settings);
-  const downloads = new DownloadsService(db, folders, blobs, objects, config.databaseUrl ? 'postgres' : 'sqlite');
+  const downloads = new DownloadsService(db, folders, blobs, objects);
   const shares = new SharesService(db, folders, settings, formatTime, config.tzName);
   const disk = new DiskSpace(config.dataDir, config.uploads.minFreeBytes, config.uploads.diskWarnPercent);
   const uploads = new UploadsService(
@@ -107,6 +110,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     new Staging(path.join(config.dataDir, 'uploads')),
     { ...DEFAULT_UPLOAD_LIMITS, maxOpenSessions: config.uploads.maxOpenSessions, maxPendingBytes: config.uploads.maxPendingBytes },
     disk,
+    // in S3 a chunk is an object any instance can reach; locally, the staging file as before
+    objects.kind === 's3' ? new ObjectChunks(db, objects) : null,
   );
   const quota = new QuotaService(db, settings, disk, () => uploads.limits.sessionTtlMs, config.databaseUrl ? 'postgres' : 'sqlite');
   const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);
@@ -118,7 +123,6 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const favorites = new FavoritesService(db, folders, formatTime);
   const tags = new TagsService(db, folders);
   const search = new SearchService(db, config.databaseUrl ? 'postgres' : 'sqlite', folders, tags, config.tzName);
-  const previewDir = path.join(config.dataDir, 'previews');
   const converter = new OfficeConverter(config.preview.soffice, path.join(config.dataDir, 'tmp', 'convert'), config.preview.timeoutMs);
   const conversions = new PreviewConversions(
     db,
@@ -128,17 +132,19 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
       thumb: { available: true, workers: 2, output: 'webp', leaseMs: 120_000, make: (s, _e, t) => makeThumbnail(s, t) },
       view: { available: true, workers: 1, output: 'webp', leaseMs: 300_000, make: (s, _e, t) => makeView(s, t) },
     },
-    previewDir,
+    objects,
+    path.join(config.dataDir, 'tmp', 'preview'),
   );
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   return {
     objects,
+    instances,
     formatTime,
     account,
     registration,
     oauth,
     settings,
-    branding: new BrandingService(settings, path.join(config.dataDir, 'branding')),
+    branding: new BrandingService(settings, objects),
     agreements: new AgreementsService(db),
     organizations,
     rights,

@@ -158,7 +158,9 @@ describe.each(databaseKinds())('preview (%s)', (kind) => {
     const rowOf = (f: typeof gone) =>
       app().db.selectFrom('preview_conversions').select(['status', 'output']).where('content_key', '=', keys.get(f)!).executeTakeFirst();
     const goneRow = (await rowOf(gone))!;
-    const goneFile = path.join(server.config.dataDir, 'previews', goneRow.output);
+    // the object key, which with the local store is the file under $DATA_DIR
+    expect(goneRow.output).toMatch(/^previews\/thumb\/[0-9a-f]{32}-\d+\.webp$/);
+    const goneFile = path.join(server.config.dataDir, goneRow.output);
     expect(fs.existsSync(goneFile)).toBe(true);
     const conversions = app().services.preview.conversions;
 
@@ -173,13 +175,37 @@ describe.each(databaseKinds())('preview (%s)', (kind) => {
     expect(fs.existsSync(goneFile)).toBe(false);
     const keptRow = (await rowOf(kept))!;
     expect(keptRow.status).toBe('done');
-    expect(fs.existsSync(path.join(server.config.dataDir, 'previews', keptRow.output))).toBe(true);
+    expect(await app().services.objects.stat(keptRow.output)).not.toBeNull();
 
     // the same content uploaded again: its thumbnail is made again
     const back = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '又传了一次.png', await picture(1));
     expect((await raw(app(), 'GET', `/api/User/Preview/${back.id}/Thumbnail`, { token: owner.token })).status).toBe(200);
     expect(await keyOf(back)).toBe(keys.get(gone));
     expect(await rowOf(gone)).toMatchObject({ status: 'done' });
+  }, 60_000);
+
+  test('outputs of earlier releases (a path under $DATA_DIR/previews in the row) are served as they are; a lost one is made again', async () => {
+    const picture = await sharp({ create: { width: 500, height: 300, channels: 3, background: kind === 'sqlite' ? '#aa3311' : '#11aa33' } }).png().toBuffer();
+    const f = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '旧版缩略图.png', picture);
+    const url = `/api/User/Preview/${f.id}/Thumbnail`;
+    const first = await raw(app(), 'GET', url, { token: owner.token });
+    expect(first.status).toBe(200);
+    const v = await app().db.selectFrom('file_versions').select(['md5', 'size']).where('id', '=', Number(f.versionId)).executeTakeFirstOrThrow();
+    const key = `thumb:${v.md5}-${Number(v.size)}`;
+    const row = () => app().db.selectFrom('preview_conversions').select(['status', 'output', 'attempts', 'finished_at']).where('content_key', '=', key).executeTakeFirstOrThrow();
+    const made = await row();
+    // as an earlier release wrote it: relative to $DATA_DIR/previews
+    await app().db.updateTable('preview_conversions').set({ output: made.output.replace(/^previews\//, '') }).where('content_key', '=', key).execute();
+    const old = await raw(app(), 'GET', url, { token: owner.token });
+    expect(old.status).toBe(200);
+    expect(Buffer.compare(old.payload, first.payload)).toBe(0);
+    expect(await row()).toMatchObject({ status: 'done', attempts: 1, finished_at: made.finished_at });
+
+    // the object is gone: the row fails and the next view makes it again
+    await app().services.objects.delete([made.output]);
+    expect((await raw(app(), 'GET', url, { token: owner.token })).status).toBe(200);
+    expect(await row()).toMatchObject({ status: 'done', output: made.output });
+    expect(await app().services.objects.stat(made.output)).not.toBeNull();
   }, 60_000);
 
   test('nobody else, and no one without a session, previews a personal file', async () => {

@@ -1,20 +1,23 @@
 // 云文档 with its file contents in S3 (Ceph's RADOS Gateway from Debian's packages, started by
 // scripts/rgw.sh), on SQLite and PostgreSQL: an upload in chunks lands in the bucket and not in
 // the data folder; downloads whole and by range, a zip of a folder and a text preview read from
-// the store; purging the file removes its object; the orphan sweep removes what no row claims;
-// a wrong key stops the start with a Chinese reason.
+// the store; preview outputs (a thumbnail, a PDF) are made once into the bucket under `previews/`
+// and served from it, by either of two instances; purging the file removes its object; the
+// orphan sweep removes what no row claims; a wrong key stops the start with a Chinese reason.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { App } from '../src/app';
 import type { ObjectStore } from '../src/modules/storage';
 import { call, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
 import { makeFolder, raw } from './support/content';
+import { wordDocument } from './support/documents';
 import { objectStoreAvailable, startObjectStore, type ObjectStoreServer } from './support/rgw';
-import { uploadFile } from './support/uploads';
+import { chunkOf, createTask, listNames, merge, multipartBody, sendChunk, uploadFile } from './support/uploads';
 import { readZip } from './support/zip';
 
 jest.setTimeout(180_000);
@@ -30,6 +33,8 @@ async function keys(store: ObjectStore, prefix: string): Promise<string[]> {
   for await (const o of store.list(prefix)) out.push(o.key);
   return out;
 }
+
+const libreOffice = loadConfig({ DATA_DIR: os.tmpdir() }).preview.soffice !== null;
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -106,6 +111,42 @@ function filesUnder(dir: string): string[] {
       expect(preview.text).toBe(a.toString());
     });
 
+    test('a thumbnail and an office PDF are made into the bucket under previews/ and served from it, nothing under the data folder', async () => {
+      const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: kind === 'sqlite' ? '#2255aa' : '#aa5522' } }).jpeg().toBuffer();
+      const photo = await uploadFile(app(), { token }, rootId, '照片.jpg', jpeg, 5 * MiB);
+      const thumb = await raw(app(), 'GET', `/api/User/Preview/${photo.id}/Thumbnail`, { token });
+      expect({ status: thumb.status, type: thumb.headers['content-type'] }).toEqual({ status: 200, type: 'image/webp' });
+      expect(await sharp(thumb.payload).metadata()).toMatchObject({ format: 'webp', width: 256, height: 192 });
+      const thumbKey = `previews/thumb/${md5(jpeg)}-${jpeg.length}.webp`;
+      const row = await app().db.selectFrom('preview_conversions').select(['status', 'output', 'bytes']).where('content_key', '=', `thumb:${md5(jpeg)}-${jpeg.length}`).executeTakeFirstOrThrow();
+      expect({ ...row, bytes: Number(row.bytes) }).toEqual({ status: 'done', output: thumbKey, bytes: thumb.payload.length });
+      expect(await keys(store(), 'previews/')).toContain(thumbKey);
+      expect((await store().stat(thumbKey))?.size).toBe(thumb.payload.length);
+
+      if (libreOffice) {
+        const doc = await wordDocument(['对象存储中的预览', '第二段']);
+        const file = await uploadFile(app(), { token }, rootId, '报告.docx', doc, 5 * MiB);
+        let state = { status: 'converting' };
+        for (let i = 0; i < 60 && state.status === 'converting'; i++) state = await ok(app(), 'GET', `/api/User/Preview/${file.id}/Conversion`, { token });
+        expect(state).toEqual({ status: 'ready', message: '' });
+        const pdf = await raw(app(), 'GET', `/api/User/Preview/${file.id}/Pdf`, { token });
+        expect(pdf.status).toBe(200);
+        expect(pdf.payload.subarray(0, 5).toString()).toBe('%PDF-');
+        const pdfKey = `previews/pdf/${md5(doc)}-${doc.length}.pdf`;
+        expect(await keys(store(), 'previews/pdf/')).toEqual([pdfKey]);
+        expect((await store().stat(pdfKey))?.size).toBe(pdf.payload.length);
+      }
+
+      // nothing on the instance's disk: no output folder, no temporary leftovers
+      expect(filesUnder(path.join(server.config.dataDir, 'previews'))).toEqual([]);
+      expect(filesUnder(path.join(server.config.dataDir, 'tmp'))).toEqual([]);
+
+      // the object gone from the bucket: the next view makes it again
+      await store().delete([thumbKey]);
+      expect((await raw(app(), 'GET', `/api/User/Preview/${photo.id}/Thumbnail`, { token })).status).toBe(200);
+      expect(await store().stat(thumbKey)).not.toBeNull();
+    });
+
     test('purging a file removes its object once nothing holds it; the orphan sweep removes what no row claims', async () => {
       const content = crypto.randomBytes(2 * MiB);
       const file = await uploadFile(app(), { token }, rootId, '要删除的.bin', content, 5 * MiB);
@@ -126,6 +167,28 @@ function filesUnder(dir: string): string[] {
       // every file still downloads
       const big = (await ok(app(), 'GET', `/api/User/Folders/${rootId}/Items`, { token, query: { pageSize: 50 } })).items.data.find((i: { name: string }) => i.name === '大文件.bin');
       expect((await raw(app(), 'GET', `/api/User/FileTransfer/Download/${big.id}`, { token })).status).toBe(200);
+    });
+
+    test('an avatar and a branding picture are kept in the bucket and served from it', async () => {
+      const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
+      const put = async (url: string) => {
+        const { payload, contentType } = await multipartBody({}, png, 'p.png');
+        const res = await app().inject({ method: 'PUT', url, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload });
+        expect(res.statusCode).toBe(200);
+        return JSON.parse(res.body).result;
+      };
+      const avatarUrl = (await put('/api/account/avatar')).avatar as string;
+      const logoUrl = (await put('/api/Admin/Branding/Images/logoLight')).logo_Light as string;
+      expect(await keys(store(), 'avatars/')).toHaveLength(1);
+      expect((await keys(store(), 'branding/')).map((k) => `/api/Client/Branding/Images/${k.slice('branding/'.length)}`)).toEqual([logoUrl]);
+      expect(filesUnder(path.join(server.config.dataDir, 'avatars'))).toEqual([]);
+      expect(filesUnder(path.join(server.config.dataDir, 'branding'))).toEqual([]);
+      const avatar = await app().inject({ method: 'GET', url: avatarUrl, headers: { authorization: `Bearer ${token}` } });
+      expect(avatar.statusCode).toBe(200);
+      expect((await sharp(avatar.rawPayload).metadata()).format).toBe('webp');
+      const logo = await app().inject({ method: 'GET', url: logoUrl });
+      expect(logo.statusCode).toBe(200);
+      expect((await sharp(logo.rawPayload).metadata()).width).toBeGreaterThan(0);
     });
 
     test('a content missing from the store answers the Chinese 500 before any byte, not a broken download', async () => {
@@ -150,7 +213,7 @@ function filesUnder(dir: string): string[] {
     const content = crypto.randomBytes(6 * MiB);
 
     beforeAll(async () => {
-      server = await startServer('postgres', { env: s3.env('ywd-instances') });
+      server = await startServer('postgres', { env: { ...s3.env('ywd-instances'), SECRET_KEY: 's'.repeat(40) } });
       a = server.app;
       b = await server.restart({ DATA_DIR: otherDir });
       token = (await login(a)).token;
@@ -204,6 +267,83 @@ function filesUnder(dir: string): string[] {
       // a third instance starting on the same database and bucket serves it as it is
       const c = await server.restart({ DATA_DIR: otherDir });
       expect((await raw(c, 'GET', s.downloadUrl, { token })).status).toBe(200);
+    });
+
+    test('a thumbnail made on one instance is served by the other without being made again', async () => {
+      const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#33aa77' } }).jpeg().toBuffer();
+      const root = (await ok(a, 'GET', '/api/User/Folders/Personal/RootFolders', { token }))[0].id;
+      const photo = await uploadFile(a, { token }, root, '两台实例.jpg', jpeg, 5 * MiB);
+      const first = await raw(a, 'GET', `/api/User/Preview/${photo.id}/Thumbnail`, { token });
+      expect(first.status).toBe(200);
+      const second = await raw(b, 'GET', `/api/User/Preview/${photo.id}/Thumbnail`, { token });
+      expect(second.status).toBe(200);
+      expect(Buffer.compare(second.payload, first.payload)).toBe(0);
+      const row = await a.db.selectFrom('preview_conversions').select(['status', 'attempts']).where('content_key', '=', `thumb:${md5(jpeg)}-${jpeg.length}`).executeTakeFirstOrThrow();
+      expect({ status: row.status, attempts: Number(row.attempts) }).toEqual({ status: 'done', attempts: 1 });
+      expect(filesUnder(path.join(otherDir, 'previews'))).toEqual([]);
+    });
+
+    /** a folder of its own for each upload test (the zip tests keep theirs small) */
+    const uploadsFolder = async () => {
+      const root = (await ok(a, 'GET', '/api/User/Folders/Personal/RootFolders', { token }))[0].id;
+      return (await makeFolder(a, token, root, `上传-${crypto.randomBytes(3).toString('hex')}`)).id as string;
+    };
+
+    test('a 20 MB upload whose chunks alternate between the instances, merged on both at once, is one file readable through either', async () => {
+      const bytes = crypto.randomBytes(20 * MiB + 12345);
+      const chunk = 5 * MiB;
+      const folderId = await uploadsFolder();
+      const created = await createTask(a, { token }, { folderId, fileName: '交替上传.bin', size: bytes.length });
+      expect(created.status).toBe(200);
+      const fileId = created.body.result.fileInfo.fileId as string;
+      const total = Math.ceil(bytes.length / chunk);
+      for (let n = 1; n <= total; n++) {
+        const r = await sendChunk(n % 2 ? a : b, { token }, fileId, n, chunkOf(bytes, n, chunk), { chunkSize: chunk, totalSize: bytes.length, fileName: '交替上传.bin' });
+        expect(r.status).toBe(200);
+      }
+      // nothing staged on either instance's disk: the chunks are objects
+      expect(filesUnder(path.join(otherDir, 'uploads'))).toEqual([]);
+      expect(filesUnder(path.join(server.config.dataDir, 'uploads'))).toEqual([]);
+      // the same merge sent to both instances at once: both answer the one file
+      const [m1, m2] = await Promise.all([merge(a, { token }, fileId, md5(bytes), '交替上传.bin'), merge(b, { token }, fileId, md5(bytes), '交替上传.bin')]);
+      expect([m1.status, m2.status]).toEqual([200, 200]);
+      expect(m1.body.result.id).toBe(m2.body.result.id);
+      const rows = await a.db.selectFrom('blobs').select(['ref_count', 'storage_key']).where('md5', '=', md5(bytes)).execute();
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].ref_count)).toBe(1);
+      // the chunk objects are gone once the file is made
+      expect(await keys(a.services.objects, `uploads/${fileId}/`)).toEqual([]);
+      const id = m1.body.result.id;
+      const whole = await raw(b, 'GET', `/api/User/FileTransfer/Download/${id}`, { token });
+      expect(md5(whole.payload)).toBe(md5(bytes));
+      const part = await raw(a, 'GET', `/api/User/FileTransfer/Download/${id}`, { token, headers: { range: 'bytes=10485750-10485769' } });
+      expect(part.status).toBe(206);
+      expect(part.payload).toEqual(bytes.subarray(10485750, 10485770));
+    });
+
+    test('an upload goes on through the other instance after the first one stops, and a wrong whole-file MD5 keeps nothing', async () => {
+      const bytes = crypto.randomBytes(12 * MiB);
+      const chunk = 5 * MiB;
+      const folderId = await uploadsFolder();
+      const third = await server.restart({ DATA_DIR: otherDir });
+      const created = await createTask(third, { token }, { folderId, fileName: '中断续传.bin', size: bytes.length });
+      const fileId = created.body.result.fileInfo.fileId as string;
+      expect((await sendChunk(third, { token }, fileId, 1, chunkOf(bytes, 1, chunk), { chunkSize: chunk, totalSize: bytes.length, fileName: '中断续传.bin' })).status).toBe(200);
+      await third.close();
+      for (const n of [2, 3]) expect((await sendChunk(b, { token }, fileId, n, chunkOf(bytes, n, chunk), { chunkSize: chunk, totalSize: bytes.length, fileName: '中断续传.bin' })).status).toBe(200);
+      const done = await merge(b, { token }, fileId, md5(bytes), '中断续传.bin');
+      expect(done.status).toBe(200);
+      expect(md5((await raw(a, 'GET', `/api/User/FileTransfer/Download/${done.body.result.id}`, { token })).payload)).toBe(md5(bytes));
+
+      const other = crypto.randomBytes(6 * MiB);
+      const again = await createTask(a, { token }, { folderId, fileName: '校验失败.bin', size: other.length });
+      const againId = again.body.result.fileInfo.fileId as string;
+      for (const n of [1, 2]) expect((await sendChunk(n === 1 ? a : b, { token }, againId, n, chunkOf(other, n, chunk), { chunkSize: chunk, totalSize: other.length, fileName: '校验失败.bin' })).status).toBe(200);
+      const refused = await merge(a, { token }, againId, md5(Buffer.from('另一个文件')), '校验失败.bin');
+      expect(refused.status).toBe(422);
+      expect(refused.body.message).toBe('文件校验失败（MD5 不一致），文件未保存，请重新上传');
+      expect(await keys(a.services.objects, `uploads/${againId}/`)).toEqual([]);
+      expect(await listNames(a, token, folderId)).not.toContain('校验失败.bin');
     });
 
     test('the limit of tasks per user counts every instance', async () => {

@@ -1363,6 +1363,36 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('zip_tasks').ifExists().execute();
       },
     },
+    '2026-11-27-0041-server-instances': {
+      // the instances serving one database, each beating every 10 s: a new one checks that it can
+      // work beside the live ones (same SECRET_KEY, contents shared, SQLite on one machine only)
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('server_instances')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('host', 'text', (c) => c.notNull())
+          .addColumn('pid', 'integer', (c) => c.notNull())
+          .addColumn('started_at', big, (c) => c.notNull())
+          .addColumn('heartbeat_at', big, (c) => c.notNull())
+          .addColumn('key_fingerprint', 'text', (c) => c.notNull())
+          .addColumn('storage', 'text', (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('server_instances').ifExists().execute();
+      },
+    },
+    '2026-11-27-0042-upload-prefix-hash': {
+      // with chunks kept as objects (S3), the running MD5 of an upload's contiguous prefix lives
+      // in its session row (hash-wasm's saved state), so that any instance carries it on
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('upload_sessions').addColumn('md5_state', 'text').execute();
+        await db.schema.alterTable('upload_sessions').addColumn('hashed_through', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+      async down(db: Kysely<any>) {
+        for (const c of ['hashed_through', 'md5_state']) await db.schema.alterTable('upload_sessions').dropColumn(c).execute();
+      },
+    },
   };
 }
 

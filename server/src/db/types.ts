@@ -76,6 +76,18 @@ export interface ZipTasksTable {
   error: string | null;
 }
 
+export interface ServerInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+  /** SecretBox.fingerprint(): instances with different keys cannot read each other's sealed secrets */
+  key_fingerprint: string;
+  /** `s3:<endpoint>/<bucket>/<prefix>` or `local` */
+  storage: string;
+}
+
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -487,6 +499,9 @@ export interface UploadSessionsTable {
   updated_at: number;
   /** the owner of the personal space the file lands in, whose quota the open session reserves `size` of; null elsewhere */
   quota_owner_id: number | null;
+  /** chunks kept as objects: hash-wasm's saved MD5 state of chunks 1..hashed_through (base64) */
+  md5_state: Generated<string | null>;
+  hashed_through: Generated<number>;
 }
 
 /** A chunk received, written and fsync'ed into the session's staging file. */
@@ -824,6 +839,7 @@ export interface Database {
   directory_runs: DirectoryRunsTable;
   job_leases: JobLeasesTable;
   zip_tasks: ZipTasksTable;
+  server_instances: ServerInstancesTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   items: ItemsTable;

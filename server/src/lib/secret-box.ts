@@ -31,6 +31,11 @@ export class SecretBox {
     return new SecretBox(material);
   }
 
+  /** Tells keys apart without revealing them: instances compare it to find a different SECRET_KEY. */
+  fingerprint(): string {
+    return crypto.createHmac('sha256', this.key).update('yunwendang-instance-key-check').digest('hex').slice(0, 16);
+  }
+
   /** `v1.<iv>.<tag>.<ciphertext>` (base64url); `purpose` binds the text to its use. */
   seal(plain: string, purpose: string): string {
     const iv = crypto.randomBytes(12);

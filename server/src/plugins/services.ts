@@ -18,6 +18,9 @@ export const servicesPlugin = globalPlugin('yunwendang-services', async (app) =>
   const store = services.objects;
   if (store instanceof S3Store) await store.ensureBucket();
   app.log.info(`云文档文件内容存放于${store.where}`);
+  // beside other live instances only when they can share the work (key, contents, database)
+  await services.instances.start();
+  app.addHook('onClose', async () => services.instances.stop());
   app.decorate('services', services);
   app.decorate('bootstrap', await seed(app.db, services, app.config));
 });

@@ -1,6 +1,5 @@
 // 云文档 个人设置 calls (docs/integration.md, "Account"): security state, TOTP binding by the
 // user, sessions, avatar.
-import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -127,9 +126,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: '用户头像', description: 'image/webp；没有上传头像的用户 HTTP 404。', params: UserIdParamsSchema },
     },
     async (req, reply) => {
-      const file = await account.avatarFile(req.params.userId);
+      const stream = await account.avatarFile(req.params.userId);
       reply.type('image/webp').header('cache-control', 'private, max-age=31536000, immutable');
-      return reply.send(fs.createReadStream(file));
+      return reply.send(stream);
     },
   );
 };

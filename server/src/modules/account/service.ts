@@ -1,5 +1,6 @@
 // 个人设置 of 云文档 on the server: the account's security state, its live sessions (listed
 // and ended one by one) and its avatar. Password and TOTP changes go through AuthService.
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, SessionRow, UserRow } from '../../db/types';
 import { notFound } from '../../lib/errors';
@@ -78,15 +79,15 @@ export class AccountService {
     return { avatar };
   }
 
-  /** The file of a user's current avatar, or 404. */
-  async avatarFile(userIdText: string): Promise<string> {
+  /** The bytes of a user's current avatar, or 404. */
+  async avatarFile(userIdText: string): Promise<Readable> {
     const id = Number(userIdText);
     const row = Number.isSafeInteger(id)
       ? await this.db.selectFrom('users').select(['id', 'avatar']).where('id', '=', id).executeTakeFirst()
       : undefined;
     const name = row ? avatarName(Number(row.id), row.avatar) : null;
-    const file = name ? this.avatars.fileOf(name) : null;
-    if (!file) throw notFound('头像不存在');
-    return file;
+    const stream = name ? await this.avatars.open(name) : null;
+    if (!stream) throw notFound('头像不存在');
+    return stream;
   }
 }

@@ -1,6 +1,5 @@
 // 云文档 branding calls: administrators set the system name and pictures; the pictures are
 // served to everyone (the login page has no session).
-import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
@@ -64,9 +63,9 @@ export const brandingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: '品牌图片', description: '不需要登录；换图后地址随之改变，可长期缓存。', security: [], params: BrandingImageNameParamsSchema },
     },
     async (req, reply) => {
-      const { file, type } = await branding.imageFile(req.params.name);
+      const { stream, type } = await branding.imageFile(req.params.name);
       reply.type(type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff');
-      return reply.send(fs.createReadStream(file));
+      return reply.send(stream);
     },
   );
 };

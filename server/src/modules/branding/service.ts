@@ -1,12 +1,12 @@
 // Client branding of 云文档 set by administrators: the system name and five pictures (favicon,
 // light and dark logos, the large dark logo and the login background). Pictures are re-encoded
-// by sharp, written under $DATA_DIR/branding with a fresh name (so the URL changes with the
-// picture and can be cached for good) and served without a session, since the login page needs them.
+// by sharp, written to the object store as `branding/<name>` with a fresh name (so the URL changes
+// with the picture and can be cached for good) and served without a session, since the login page
+// needs them.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { badRequest, notFound } from '../../lib/errors';
-import { writeFileAtomically } from '../../lib/files';
+import { ObjectMissing, type ObjectStore } from '../storage/store';
 import { reencodeImage, type ImageEncoding } from '../../lib/images';
 import type { Branding } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
@@ -29,7 +29,7 @@ const URL_PREFIX = '/api/Client/Branding/Images/';
 export class BrandingService {
   constructor(
     private readonly settings: SettingsService,
-    private readonly dir: string,
+    private readonly store: ObjectStore,
   ) {}
 
   async setName(body: BrandingNameBody): Promise<Branding> {
@@ -44,7 +44,7 @@ export class BrandingService {
     const { field, encoding } = IMAGES[kind];
     const encoded = await reencodeImage(bytes, encoding);
     const name = `${kind}-${crypto.randomBytes(8).toString('hex')}.${encoding.format}`;
-    await writeFileAtomically(this.dir, name, encoded);
+    await this.store.put(`branding/${name}`, encoded);
     const before = await this.settings.branding();
     const after = await this.settings.setBranding({ ...before, [field]: URL_PREFIX + name });
     await this.removeUrl(before[field]);
@@ -60,20 +60,19 @@ export class BrandingService {
     return after;
   }
 
-  /** The file behind a picture name this service made, or 404. */
-  async imageFile(name: string): Promise<{ file: string; type: string }> {
+  /** The bytes of a picture name this service made, or 404. */
+  async imageFile(name: string): Promise<{ stream: Readable; type: string }> {
     if (!NAME.test(name)) throw notFound('图片不存在');
-    const file = path.join(this.dir, name);
     try {
-      await fs.promises.access(file);
-    } catch {
-      throw notFound('图片不存在');
+      return { stream: await this.store.get(`branding/${name}`), type: name.endsWith('.png') ? 'image/png' : 'image/webp' };
+    } catch (err) {
+      if (err instanceof ObjectMissing) throw notFound('图片不存在');
+      throw err;
     }
-    return { file, type: name.endsWith('.png') ? 'image/png' : 'image/webp' };
   }
 
   private async removeUrl(url: string): Promise<void> {
     const name = url.startsWith(URL_PREFIX) ? url.slice(URL_PREFIX.length) : '';
-    if (NAME.test(name)) await fs.promises.rm(path.join(this.dir, name), { force: true });
+    if (NAME.test(name)) await this.store.delete([`branding/${name}`]);
   }
 }

@@ -67,13 +67,12 @@ export class DownloadsService {
     private readonly folders: FoldersService,
     blobs: BlobStore,
     objects: ObjectStore,
-    dialect: 'sqlite' | 'postgres',
     o: DownloadsOptions = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...o.limits };
     this.blobs = blobs;
     this.objects = objects;
-    this.tasks = new ZipTasks(db, dialect, blobs, objects, o.tasks, o.log);
+    this.tasks = new ZipTasks(db, blobs, objects, o.tasks, o.log);
   }
 
   private async rightsFor(user: UserRow, rows: ItemRow[], through?: LoadedRights): Promise<{ rights: LoadedRights; rootName: (row: ItemRow) => string }> {

@@ -6,6 +6,7 @@
 // stopped beating (killed, or closed) is queued again and taken over by another.
 import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { lockKey } from '../../db/locks';
 import type { Database, ZipTasksTable } from '../../db/types';
 import type { ObjectStore } from '../storage/store';
 import type { BlobStore } from '../versions/blobs';
@@ -69,8 +70,6 @@ export const DEFAULT_TASK_OPTIONS: ZipTaskOptions = {
 
 export const BUILD_FAILED = '打包失败，部分文件可能已被删除，请重新下载';
 const LOST_TOO_OFTEN = '打包多次中断，请重新下载';
-/** PostgreSQL advisory lock that makes claiming one instance at a time (the limits hold across instances) */
-const CLAIM_LOCK = 7_246_001;
 const HEARTBEAT_MS = 1000;
 
 /** each attempt writes its own object: a superseded build never touches the one that took over */
@@ -104,7 +103,6 @@ export class ZipTasks {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: 'sqlite' | 'postgres',
     private readonly blobs: BlobStore,
     private readonly store: ObjectStore,
     options: Partial<ZipTaskOptions> = {},
@@ -279,7 +277,8 @@ export class ZipTasks {
     if (this.closed) return null;
     const now = Date.now();
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+      // one claim at a time over every instance, so that the limits hold
+      await lockKey(trx, 'zip-task-claim');
       const running = await trx.selectFrom('zip_tasks').select(['owner']).where('state', '=', 'running').execute();
       if (running.length >= this.options.maxRunning) return null;
       const perOwner = new Map<string, number>();

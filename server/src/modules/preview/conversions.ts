@@ -3,13 +3,16 @@
 // made once per content (MD5 and size), so the second view, and every user after the first,
 // gets the same file at once. A request queues a job in the database; the workers of any
 // instance lease it (a job whose lease ran out, after a crash, is taken up again), at most a
-// kind's `workers` at a time, and store the result under $DATA_DIR/previews/<kind>. A failure
-// is remembered for FAILURE_RETRY_MS, then tried again.
+// kind's `workers` at a time, make the result in a temporary local folder (LibreOffice and sharp
+// need paths) and write it to the object store as `previews/<kind>/<md5>-<size>.<ext>`, so every
+// instance serves what any of them made. A failure is remembered for FAILURE_RETRY_MS, then
+// tried again.
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import type { ObjectStore } from '../storage/store';
 import type { BlobStore } from '../versions/blobs';
 import { ConversionError } from './converter';
 
@@ -17,6 +20,19 @@ import { ConversionError } from './converter';
 export const FAILURE_RETRY_MS = 10 * 60 * 1000;
 /** A job interrupted this many times (its instance stopped mid-run) fails. */
 const MAX_ATTEMPTS = 3;
+
+/** Keys of preview outputs in the object store: `previews/<kind>/<md5>-<size>.<ext>`. */
+export const PREVIEW_PREFIX = 'previews/';
+
+/**
+ * The object key of a row's `output`. Rows written before the outputs moved to the object store
+ * hold the path under `$DATA_DIR/previews` (`thumb/<md5>-<size>.webp`): with the local store, whose
+ * root is $DATA_DIR, `previews/` + that path is the same file, so they keep working.
+ */
+export function outputKey(output: string): string {
+  const key = output.replace(/\\/g, '/');
+  return key.startsWith(PREVIEW_PREFIX) ? key : PREVIEW_PREFIX + key;
+}
 
 export type DerivedKind = 'pdf' | 'thumb' | 'view';
 
@@ -42,7 +58,7 @@ export interface ConversionSource {
 }
 
 export type ConversionState =
-  | { status: 'ready'; file: string; bytes: number; finishedAt: number }
+  | { status: 'ready'; /** the object key */ key: string; bytes: number; finishedAt: number }
   | { status: 'converting' }
   | { status: 'failed'; message: string };
 
@@ -73,8 +89,10 @@ export class PreviewConversions {
     private readonly db: Kysely<Database>,
     private readonly blobs: BlobStore,
     readonly makers: Record<DerivedKind, Maker>,
-    /** $DATA_DIR/previews */
-    private readonly dir: string,
+    /** where the outputs are kept (`previews/<kind>/…`) */
+    readonly store: ObjectStore,
+    /** a local folder for the runs (each in a temporary folder of its own, removed afterwards) */
+    private readonly workDir: string,
   ) {}
 
   static keyOf(kind: DerivedKind, source: Pick<ConversionSource, 'md5' | 'size'>): string {
@@ -104,9 +122,9 @@ export class PreviewConversions {
     let row = await this.db.selectFrom('preview_conversions').selectAll().where('content_key', '=', key).executeTakeFirst();
     const now = Date.now();
     if (row?.status === 'done') {
-      const file = path.join(this.dir, row.output);
-      const stat = await fs.promises.stat(file).catch(() => null);
-      if (stat?.isFile()) return { status: 'ready', file, bytes: stat.size, finishedAt: Number(row.finished_at) };
+      const objectKey = outputKey(row.output);
+      const stat = row.output ? await this.store.stat(objectKey) : null;
+      if (stat) return { status: 'ready', key: objectKey, bytes: stat.size, finishedAt: Number(row.finished_at) };
       // the stored result was removed: made again
       await this.db.updateTable('preview_conversions').set({ status: 'failed', finished_at: 0 }).where('content_key', '=', key).execute();
       row = undefined;
@@ -163,7 +181,7 @@ export class PreviewConversions {
 
   /**
    * Removes what was made of contents no file holds any more (their blobs are gone): the rows
-   * and the stored PDFs and pictures, in batches of `batch`, so the disk does not keep previews
+   * and their objects (PDFs and pictures), in batches of `batch`, so the disk does not keep previews
    * nobody can open. Queued and running jobs are left alone. Safe in several instances at once
    * (each removal is idempotent); a content uploaded again is simply made again on its next view.
    * Returns how many results it removed.
@@ -203,9 +221,8 @@ export class PreviewConversions {
         .where('status', 'in', ['done', 'failed'])
         .returning(['output'])
         .execute();
-      for (const { output } of deleted) {
-        if (output) await fs.promises.rm(path.join(this.dir, output), { force: true });
-      }
+      const objects = deleted.filter((d) => d.output).map((d) => outputKey(d.output));
+      if (objects.length) await this.store.delete(objects);
       removed += deleted.length;
     }
     return removed;
@@ -251,16 +268,22 @@ export class PreviewConversions {
       await this.finish(job.content_key, { status: 'failed', error: '文件内容已不存在' });
       return;
     }
-    const output = path.join(job.kind, `${job.content_key.slice(job.kind.length + 1)}.${maker.output}`);
-    const target = path.join(this.dir, output);
+    const output = `${PREVIEW_PREFIX}${job.kind}/${job.content_key.slice(job.kind.length + 1)}.${maker.output}`;
+    let work: string | null = null;
     try {
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await fs.promises.mkdir(this.workDir, { recursive: true });
+      work = await fs.promises.mkdtemp(path.join(this.workDir, `${job.kind}-`));
+      const target = path.join(work, `output.${maker.output}`);
       await this.blobs.withFile(blob.storage_key, (file) => maker.make(file, job.extension, target));
       const { size } = await fs.promises.stat(target);
+      // the same content always makes the same key: a second write (a lease taken over) only replaces it
+      await this.store.put(output, fs.createReadStream(target), size);
       await this.finish(job.content_key, { status: 'done', output, bytes: size });
     } catch (err) {
       await this.finish(job.content_key, { status: 'failed', error: err instanceof ConversionError ? err.message : '处理失败，请稍后重试' });
       if (!(err instanceof ConversionError)) throw err;
+    } finally {
+      if (work) await fs.promises.rm(work, { recursive: true, force: true });
     }
   }
 }

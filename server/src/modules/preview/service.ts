@@ -21,7 +21,7 @@ import { PreviewConversions, type ConversionSource, type DerivedKind } from './c
 import { needsScaling, SCALABLE } from './images';
 import { previewMediaType, previewSource, TEXT_PREVIEW_LIMIT, type PreviewSource } from './kinds';
 import type { PreviewBody, PreviewPayload } from './schemas';
-import { fileSource } from '../storage/source';
+import { objectSource } from '../storage/source';
 
 const FILE_NOT_FOUND = '文件不存在或已被删除';
 const VERSION_NOT_FOUND = '版本不存在或已被删除';
@@ -252,7 +252,7 @@ export class PreviewService {
     if (state.status === 'failed') throw new AppError(422, 42201, state.message);
     if (state.status !== 'ready') throw kind === 'thumb' ? notFound('缩略图正在生成，请稍后再试') : new AppError(409, 40902, '图片正在处理，请稍后再试');
     return {
-      source: fileSource(state.file),
+      source: objectSource(this.conversions.store, state.key),
       size: state.bytes,
       etag: `"${PreviewConversions.keyOf(kind, from)}"`,
       lastModifiedMs: state.finishedAt || Date.now(),
@@ -283,7 +283,7 @@ export class PreviewService {
     if (state.status === 'failed') throw new AppError(422, 42201, state.message);
     if (state.status !== 'ready') throw new AppError(409, 40902, '文档正在转换，请稍后再试');
     return {
-      source: fileSource(state.file),
+      source: objectSource(this.conversions.store, state.key),
       size: state.bytes,
       etag: `"${PreviewConversions.keyOf('pdf', from)}"`,
       lastModifiedMs: state.finishedAt || Date.now(),

@@ -43,6 +43,7 @@ import { lockKey } from '../../db/locks';
 import { isOutOfSpace, storageFull, type DiskSpace } from '../../lib/disk-space';
 import type { CheckAndCreateBody, CheckAndCreateResult, CreateFoldersBody, CreateFoldersResult, FileUploadOptions, MergeBody, RapidBody } from './schemas';
 import { UploadHashing, type StagedFile } from './hashing';
+import { ObjectChunks } from './object-chunks';
 import { ChunkTooLong, type Staging, type WrittenChunk } from './staging';
 
 export interface UploadLimits {
@@ -150,6 +151,8 @@ export class UploadsService {
     readonly staging: Staging,
     readonly limits: UploadLimits = { ...DEFAULT_UPLOAD_LIMITS },
     readonly disk: DiskSpace | null = null,
+    /** with S3: chunks are objects of the store and the prefix MD5 lives in the session row; null: the staging file */
+    readonly chunks: ObjectChunks | null = null,
   ) {}
 
   /** Runs `fn` after every earlier call with the same key has finished (one process). */
@@ -212,7 +215,8 @@ export class UploadsService {
   /** Removes a session's staging file, then the session and its chunks (on a full disk the file's room comes first). */
   private async discard(id: string): Promise<void> {
     this.hashing.forget(id);
-    await this.staging.remove(id);
+    if (this.chunks) await this.chunks.remove(id);
+    else await this.staging.remove(id);
     await deleteSession(this.db, id);
   }
 
@@ -372,7 +376,8 @@ export class UploadsService {
 
     const id = crypto.randomBytes(16).toString('hex');
     const now = Date.now();
-    await this.disk?.assertRoomFor(size);
+    // the instance's own disk holds the staged chunks only without S3
+    if (!this.chunks) await this.disk?.assertRoomFor(size);
     const quotaOwner = folder.space_type === SPACE_PERSONAL ? folder.owner_id : null;
     const quota = quotaOwner === null ? 0 : await this.settings.quotaFor(quotaOwner);
     await this.db.transaction().execute(async (trx) => {
@@ -401,8 +406,10 @@ export class UploadsService {
         quota_owner_id: quotaOwner,
       });
     });
-    await this.staging.create(id);
-    this.hashing.open(id);
+    if (!this.chunks) {
+      await this.staging.create(id);
+      this.hashing.open(id);
+    }
     return {
       conflictType: 0,
       conflictStrategies: [],
@@ -546,8 +553,11 @@ export class UploadsService {
         }, Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)));
         let written: WrittenChunk;
         try {
-          await this.disk?.assertRoomFor(expected);
-          written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, hash !== null);
+          if (this.chunks) written = await this.chunks.write(session.id, n, file, expected, hash !== null);
+          else {
+            await this.disk?.assertRoomFor(expected);
+            written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, hash !== null);
+          }
           if (written.bytes !== expected) throw incomplete(n, written.bytes, expected);
           if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         } catch (err) {
@@ -569,7 +579,11 @@ export class UploadsService {
           if (!(await findSession(this.db, session.id))) throw notFound(SESSION_GONE);
           throw chunkBusy(n);
         }
-        this.hashing.recorded(this.staged(session), n);
+        if (this.chunks) {
+          // the prefix MD5 goes on in the background, here or on whichever instance comes next
+          const chunks = this.chunks;
+          void chunks.advance(session.id).catch(() => undefined);
+        } else this.hashing.recorded(this.staged(session), n);
       }
       if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
       const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));
@@ -633,6 +647,10 @@ export class UploadsService {
    * known, before the upload is refused.
    */
   private async wholeHash(session: UploadSessionRow, expected: string): Promise<string> {
+    if (this.chunks) {
+      const md5 = await this.chunks.digest(session);
+      return md5 === expected ? md5 : this.chunks.digest(session, true);
+    }
     const staged = this.staged(session);
     const md5 = await this.hashing.digest(staged);
     return md5 === expected ? md5 : this.hashing.digest(staged, true);
@@ -668,8 +686,26 @@ export class UploadsService {
 
   // ---- 4. merge -------------------------------------------------------------------------
 
-  /** POST …/UploadMerge2: checks everything, then makes the file (or its new version) visible at once. */
+  /**
+   * POST …/UploadMerge2: checks everything, then makes the file (or its new version) visible at
+   * once. The same merge sent again, to this or another instance, while or after one succeeds,
+   * answers the finished file.
+   */
   async merge(actor: Actor, body: MergeBody): Promise<Item> {
+    try {
+      return await this.mergeOnce(actor, body);
+    } catch (err) {
+      // another request finished it meanwhile (its claim won): that file is the answer
+      const session = /^[0-9a-f]{32}$/.test(body.fileId) ? await findSession(this.db, body.fileId) : undefined;
+      if (session?.status === 'done' && session.result_item_id !== null && session.owner_key === this.ownerKey(actor)) {
+        const item = await this.itemFor(actor, Number(session.result_item_id));
+        if (item) return item;
+      }
+      throw err;
+    }
+  }
+
+  private async mergeOnce(actor: Actor, body: MergeBody): Promise<Item> {
     const fileHash = body.fileHash.trim().toLowerCase();
     return this.withLock(`merge:${body.fileId}`, async () => {
       const session = await this.ownSession(actor, body.fileId, true);
@@ -753,7 +789,10 @@ export class UploadsService {
             await acquireBlob(trx, blob.id);
             blobId = blob.id;
           } else {
-            const adopted = await this.blobs.adopt(trx, this.staging.pathOf(session.id), content.md5, size, now);
+            const chunks = this.chunks;
+            const adopted = chunks
+              ? await this.blobs.adoptWith(trx, content.md5, size, now, (key) => chunks.compose(session, key))
+              : await this.blobs.adopt(trx, this.staging.pathOf(session.id), content.md5, size, now);
             created = adopted.created;
             blobId = adopted.blob?.id ?? null;
           }
@@ -793,7 +832,8 @@ export class UploadsService {
         });
         // committed: the staging file is no longer needed
         this.hashing.forget(session.id);
-        await this.staging.remove(session.id);
+        if (this.chunks) await this.chunks.remove(session.id).catch(() => undefined);
+        else await this.staging.remove(session.id);
         const item = await this.itemFor(actor, itemId, policy, env);
         if (item && actor.afterUpload) await actor.afterUpload(item);
         return item;
@@ -839,7 +879,7 @@ export class UploadsService {
       .where('updated_at', '<', now - this.limits.sessionTtlMs)
       .execute();
     for (const s of stale) await this.discard(s.id);
-    const files = await this.staging.list();
+    const files = this.chunks ? await this.chunks.sessions() : await this.staging.list();
     for (let at = 0; at < files.length; at += 500) {
       const slice = files.slice(at, at + 500);
       const open = await this.db
@@ -852,7 +892,8 @@ export class UploadsService {
       for (const id of slice) {
         if (!keep.has(id)) {
           this.hashing.forget(id);
-          await this.staging.remove(id);
+          if (this.chunks) await this.chunks.remove(id);
+          else await this.staging.remove(id);
         }
       }
     }

@@ -133,6 +133,22 @@ export class BlobStore {
   }
 
   /**
+   * adopt() for contents already in the store (an upload's chunk objects): an existing blob of
+   * that content, else a new blob whose object `write` makes at the key given (S3: composed
+   * inside the store).
+   */
+  adoptWith(
+    db: Kysely<Database>,
+    md5: string,
+    size: number,
+    now: number,
+    write: (objectKey: string) => Promise<void>,
+  ): Promise<{ blob: BlobRef | null; created: string | null }> {
+    if (size === 0) return Promise.resolve({ blob: null, created: null });
+    return this.claim(db, md5, size, now, write);
+  }
+
+  /**
    * One more reference on the blob of that content, or a new blob whose object `write` makes
    * (whole: absent or complete) before the row gets its storage key.
    */
