@@ -25,18 +25,11 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { StorageConfig } from '../../config';
 import { ObjectMissing, type ByteRange, type ObjectStore, type StoredObject } from './store';
 
-export interface S3StoreOptions {
-  endpoint: string | null;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-  /** '' or a folder ending in '/' */
-  prefix: string;
-}
+/** The settings of config.ts (S3_*): endpoint, region, bucket, keys, path style, prefix ('' or a folder ending in '/'). */
+export type S3StoreOptions = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'>;
 
 /** Streams up to this size go in one PutObject; larger or unknown sizes as a multipart upload. */
 const SINGLE_PUT_MAX = 64 * 1024 * 1024;
