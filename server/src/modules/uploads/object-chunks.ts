@@ -85,12 +85,33 @@ export class ObjectChunks {
     return { bytes: gauge.bytes, md5: gauge.md5 ? gauge.md5.digest('hex') : null };
   }
 
+  /** this process's advance of each session, so that chunks arriving together read each chunk back once */
+  private readonly advancing = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+
   /**
    * Carries the session's prefix MD5 on over the chunks recorded next to it, reading them back
-   * from the store. Safe from several instances at once: a chunk is added only where the row
-   * still says the prefix ends before it.
+   * from the store. One run per session in this process (a call meanwhile makes it look once
+   * more); safe from several instances at once: a chunk is added only where the row still says
+   * the prefix ends before it.
    */
-  async advance(sessionId: string): Promise<void> {
+  advance(sessionId: string): Promise<void> {
+    const running = this.advancing.get(sessionId);
+    if (running) {
+      this.again.add(sessionId);
+      return running;
+    }
+    const run = (async () => {
+      do {
+        this.again.delete(sessionId);
+        await this.advanceOnce(sessionId);
+      } while (this.again.has(sessionId));
+    })().finally(() => this.advancing.delete(sessionId));
+    this.advancing.set(sessionId, run);
+    return run;
+  }
+
+  private async advanceOnce(sessionId: string): Promise<void> {
     for (;;) {
       const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'hashed_through', 'total_chunks']).where('id', '=', sessionId).executeTakeFirst();
       if (!row) return;
