@@ -296,4 +296,6 @@ emit({
   users: users.length,
 });
 for (const u of users) u.agent.destroy();
-process.exit(0);
+// stdout is a pipe, written asynchronously: the result line (hundreds of KB of latencies) must
+// be out before the process ends
+process.stdout.write('', () => process.exit(0));

@@ -36,6 +36,8 @@ const SINGLE_PUT_MAX = 64 * 1024 * 1024;
 const UPLOAD_PART_SIZE = 16 * 1024 * 1024;
 const UPLOAD_QUEUE = 4;
 const DELETE_BATCH = 1000;
+/** part copies of one compose in flight at once */
+const COMPOSE_PARALLEL = 6;
 
 /** Why the store refused, in words an administrator can act on. */
 export class StoreError extends Error {
@@ -202,13 +204,25 @@ export class S3Store implements ObjectStore {
     try {
       uploadId = (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key }))).UploadId;
       if (!uploadId) throw new StoreError('对象存储没有返回分片上传编号', undefined, undefined);
-      const done: { ETag: string; PartNumber: number }[] = [];
-      for (const [i, part] of parts.entries()) {
-        const out = await this.client.send(
-          new UploadPartCopyCommand({ Bucket: this.bucket, Key, UploadId: uploadId, PartNumber: i + 1, CopySource: source(part) }),
-        );
-        done.push({ ETag: out.CopyPartResult?.ETag ?? '', PartNumber: i + 1 });
-      }
+      const id = uploadId;
+      const done: { ETag: string; PartNumber: number }[] = new Array(parts.length);
+      // the copies run inside the store, COMPOSE_PARALLEL at a time
+      let next = 0;
+      const copier = async () => {
+        while (next < parts.length) {
+          const i = next++;
+          try {
+            const out = await this.client.send(
+              new UploadPartCopyCommand({ Bucket: this.bucket, Key, UploadId: id, PartNumber: i + 1, CopySource: source(parts[i]) }),
+            );
+            done[i] = { ETag: out.CopyPartResult?.ETag ?? '', PartNumber: i + 1 };
+          } catch (err) {
+            next = parts.length; // no further copy starts
+            throw err;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(COMPOSE_PARALLEL, parts.length) }, copier));
       await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
     } catch (err) {
       if (uploadId) await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key, UploadId: uploadId })).catch(() => undefined);
