@@ -29,7 +29,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { writeDocx } from '../../e2e/documents.mjs';
 import { apiOk, createFolder, createUser, login, personalRoot, startServer } from '../../e2e/harness.mjs';
-import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
+import { ROOT, median, printTable, ratio, rng } from '../lib/util.mjs';
 
 export const id = 'search';
 export const title = 'Figure 6: name search over 1,000,000 items, full-text search over 10,000 documents, favourites and tag pages of 10,000 (SQLite)';
@@ -76,17 +76,6 @@ const LATIN = ['report', 'plan', 'v2', 'v3', 'final', 'draft', 'summary', 'budge
   'data', 'backup', 'copy', 'notes', 'meeting', 'invoice', 'contract', 'scan', 'demo', 'test', 'todo', 'old', 'new', 'ok'];
 const EXTENSIONS = ['docx', 'docx', 'docx', 'xlsx', 'xlsx', 'pdf', 'pdf', 'pdf', 'txt', 'png', 'jpg', 'pptx', 'zip', 'mp4', 'md', 'csv', 'ofd'];
 
-/** mulberry32: the same data in every run. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pickFrom = (r, list) => list[Math.floor(r() * list.length)];
 /** Skewed towards the head of the list, as words are in real names (a few very common ones). */
 const word = (r) => VOCAB[Math.floor(VOCAB.length * r() ** 2)];

@@ -25,7 +25,8 @@ import { apiOk, createUser, launchBrowser, login, personalRoot, signInThroughPag
 import { uploadFile } from '../../e2e/uploadClient.mjs';
 import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
 import { recordWebm, writeDocx } from '../../e2e/documents.mjs';
-import { documentText, rng } from './06-search.mjs';
+import { documentText } from './06-search.mjs';
+import { rng } from '../lib/util.mjs';
 
 export const id = 'preview';
 export const title = 'Figure 7: preview of a 20-page docx (first and second view) against soffice on the command line; the thumbnail of a 20-megapixel JPEG against sharp alone; a 500 MB video: the first frame against the whole download (SQLite)';

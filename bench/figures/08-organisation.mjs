@@ -28,7 +28,7 @@ import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { apiOk, login, startServer } from '../../e2e/harness.mjs';
-import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
+import { ROOT, median, printTable, ratio, rng } from '../lib/util.mjs';
 
 export const id = 'organisation';
 export const title = 'Figure 8: organisation administration at scale — LDAP sync of 10,000 people, the 用户 page at 100,000, import of a 10,000-row XLSX';
@@ -65,18 +65,6 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 function percentile(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
-}
-
-/** mulberry32: the same data in every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function timed(fn) {

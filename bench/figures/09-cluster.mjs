@@ -39,6 +39,7 @@ import {
   apiOk, createFolder, createUser, freePort, login, personalRoot, sleep, startServer,
 } from '../../e2e/harness.mjs';
 import { createUpload, md5File, sendChunks } from '../../e2e/uploadClient.mjs';
+import { startObjectStore } from '../../e2e/support/rgw.mjs';
 import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
 
 export const id = 'cluster';
@@ -292,32 +293,11 @@ async function freshDatabase(cleanup) {
   return { name, url: u.toString(), drop };
 }
 
-/** scripts/rgw.sh: resolves with its JSON line, its pid and stop(). */
-function startRgw(cleanup) {
-  const child = spawn('bash', [path.join(ROOT, 'scripts', 'rgw.sh')], { cwd: ROOT, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-  // on exit, only the pipe closing (rgw.sh then stops its daemons and removes its folder)
-  let stderr = '';
-  child.stderr.on('data', (d) => {
-    if (stderr.length < 64 * 1024) stderr += d;
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const stop = cleanup.add('rgw', async () => {
-    child.stdin.end();
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }, 30_000);
-    await exited;
-    clearTimeout(timer);
-  });
-  return new Promise((resolve, reject) => {
-    const lines = readline.createInterface({ input: child.stdout });
-    lines.once('line', (line) => resolve({ ...JSON.parse(line), pid: child.pid, stop }));
-    child.once('exit', (code) => reject(new Error(`scripts/rgw.sh did not start (exit ${code}):\n${stderr}`)));
-  });
+/** scripts/rgw.sh through the end-to-end tests' starter, stopped by the figure's cleanup. */
+async function startRgw(cleanup) {
+  const rgw = await startObjectStore();
+  cleanup.add('rgw', () => rgw.stop());
+  return rgw;
 }
 
 /**

@@ -49,3 +49,15 @@ export function ensureDir(dir) {
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }
+
+/** mulberry32: the same pseudo-random sequence for a seed in every run. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,7 +1,8 @@
 // A private S3 server for the end-to-end tests: scripts/rgw.sh (Ceph's RADOS Gateway from
 // Debian's packages, objects in memory) run as a child whose standard input is a pipe from this
 // process; closing it (stop(), or this process ending in any way) stops the daemons and removes
-// their folder. The .mjs twin of server/test/support/rgw.ts.
+// their folder. The end-to-end tests and the benchmark use this one; the server's jest tests
+// have the TypeScript twin server/test/support/rgw.ts.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -20,7 +21,7 @@ export function objectStoreMissing() {
 /**
  * Starts scripts/rgw.sh and waits for its JSON line.
  * @returns {Promise<{ endpoint: string, accessKeyId: string, secretAccessKey: string, region: string, startMs: number,
- *   env: (bucket: string, prefix?: string) => Record<string,string>, stop: () => Promise<void> }>}
+ *   pid: number, env: (bucket: string, prefix?: string) => Record<string,string>, stop: () => Promise<void> }>}
  */
 export async function startObjectStore() {
   const child = spawn('bash', [RGW_SCRIPT], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -40,6 +41,8 @@ export async function startObjectStore() {
   let stopping = null;
   return {
     ...info,
+    /** the shell running rgw.sh: the gateway's daemons are its descendants */
+    pid: child.pid,
     env: (bucket, prefix) => ({
       S3_ENDPOINT: info.endpoint,
       S3_BUCKET: bucket,

@@ -7,47 +7,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import {
-  OK_BUTTON, ROOT, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
+  OK_BUTTON, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 import { watchUploadCalls } from '../uploadClient.mjs';
+import { readZip } from '../support/zip.mjs';
 
-const yauzl = createRequire(path.join(ROOT, 'server', 'package.json'))('yauzl');
 const T = { timeout: 300_000 };
 const notBuilt = missingBuilds();
 
 const md5 = (buf) => crypto.createHash('md5').update(buf).digest('hex');
-
-/** Every entry of a zip file: name → content (directories end with /, content null). */
-function readZip(file) {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const entries = new Map();
-      zip.on('entry', (entry) => {
-        if (entry.fileName.endsWith('/')) {
-          entries.set(entry.fileName, null);
-          zip.readEntry();
-          return;
-        }
-        zip.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const parts = [];
-          stream.on('data', (d) => parts.push(d));
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(parts));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 const panel = (page) => page.getByTestId('upload-panel');
 

@@ -32,11 +32,11 @@ import { after, before, describe, test } from 'node:test';
 import { ADMIN_PASSWORD, ADMIN_USER, ROOT, missingBuilds, sleep, startServer } from '../harness.mjs';
 import { nginxMissing, startBalancer } from '../support/nginx.mjs';
 import { objectStoreMissing, startObjectStore } from '../support/rgw.mjs';
+import { readZip } from '../support/zip.mjs';
 
 const serverRequire = createRequire(path.join(ROOT, 'server', 'package.json'));
 const pg = serverRequire('pg');
 const sharp = serverRequire('sharp');
-const yauzl = serverRequire('yauzl');
 
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
@@ -63,36 +63,6 @@ if (skipReason) console.warn(`16-cluster: skipped: ${skipReason}`);
 
 const md5 = (b) => crypto.createHash('md5').update(b).digest('hex');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-
-/** Every entry of a zip held in memory: name → content (directories end with /, content null). */
-function readZip(buf) {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err) return reject(err);
-      const entries = new Map();
-      zip.on('entry', (entry) => {
-        if (entry.fileName.endsWith('/')) {
-          entries.set(entry.fileName, null);
-          zip.readEntry();
-          return;
-        }
-        zip.openReadStream(entry, (e, stream) => {
-          if (e) return reject(e);
-          const parts = [];
-          stream.on('data', (d) => parts.push(d));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.set(entry.fileName, Buffer.concat(parts));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 /** A multipart body as a browser's FormData sends it. */
 async function multipart(fields, bytes, filename) {

@@ -260,6 +260,9 @@ export class ZipTasks {
     if (this.closed) return Promise.resolve();
     // one claim round at a time in this process; a round started meanwhile runs after it
     const run = async () => {
+      // the usual answer of the once-a-second look: nothing queued, and no locked transaction taken
+      const queued = await this.db.selectFrom('zip_tasks').select('id').where('state', '=', 'queued').limit(1).executeTakeFirst();
+      if (!queued) return;
       for (;;) {
         const task = await this.claim();
         if (!task) return;

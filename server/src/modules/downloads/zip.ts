@@ -107,6 +107,9 @@ export function buildZip(
     out.destroy(err);
     rejectDone(err);
   };
+  // the sink may attach its own listeners only later (a store's put starts with other work): a
+  // failure before then must not be an unhandled 'error' event
+  out.on('error', fail);
   zip.on('error', fail);
   zip.outputStream.on('error', fail);
   zip.outputStream.pipe(out);

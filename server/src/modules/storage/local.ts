@@ -25,6 +25,8 @@ export class LocalStore implements ObjectStore {
   }
 
   async put(key: string, body: Readable | Buffer): Promise<void> {
+    // a body that fails while the folder is made is reported by the pipeline below, not as an unhandled event
+    if (!Buffer.isBuffer(body)) body.on('error', () => undefined);
     const file = this.pathOf(key);
     const dir = path.dirname(file);
     await fs.promises.mkdir(dir, { recursive: true });

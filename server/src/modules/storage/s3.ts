@@ -123,6 +123,8 @@ export class S3Store implements ObjectStore {
   }
 
   async put(key: string, body: Readable | Buffer, size?: number): Promise<void> {
+    // a body that fails before the SDK reads it is reported by the request, not as an unhandled event
+    if (!Buffer.isBuffer(body)) body.on('error', () => undefined);
     const Key = this.full(key);
     try {
       if (Buffer.isBuffer(body)) {
