@@ -39,7 +39,7 @@ import {
   apiOk, createFolder, createUser, freePort, login, personalRoot, sleep, startServer,
 } from '../../e2e/harness.mjs';
 import { createUpload, md5File, sendChunks } from '../../e2e/uploadClient.mjs';
-import { startObjectStore } from '../../e2e/support/rgw.mjs';
+import { startObjectStore, warmObjectStore } from '../../e2e/support/rgw.mjs';
 import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
 
 export const id = 'cluster';
@@ -297,6 +297,7 @@ async function freshDatabase(cleanup) {
 async function startRgw(cleanup) {
   const rgw = await startObjectStore();
   cleanup.add('rgw', () => rgw.stop());
+  await warmObjectStore(rgw);
   return rgw;
 }
 
@@ -818,7 +819,7 @@ export async function run() {
     console.log(`PostgreSQL: ${DATABASE_URL.replace(/:[^:@/]*@/, ':…@')} (a fresh database per configuration); ${os.cpus().length} CPUs; load average ${load()}`);
     const started = performance.now();
     const rgw = await startRgw(cleanup);
-    console.log(`S3: scripts/rgw.sh at ${rgw.endpoint} (started in ${s1(performance.now() - started)})\n`);
+    console.log(`S3: scripts/rgw.sh at ${rgw.endpoint} (started and its pools made by a first bucket, object and multipart upload in ${s1(performance.now() - started)})\n`);
     const loadResult = PARTS.has('load') ? await partLoad(cleanup, rgw) : null;
     const transfer = PARTS.has('transfer') ? await partTransfer(cleanup, rgw) : null;
     return { load: loadResult, transfer };

@@ -135,6 +135,35 @@ export async function startBalancer({ upstreams, maxFails = 1, failTimeout = '30
       await sleep(50);
     }
   };
+  /** the master's child processes (pid and command line, e.g. "nginx: worker process is shutting down") */
+  const workers = () => {
+    const found = [];
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (ppid === child.pid) found.push({ pid: Number(entry), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() });
+      } catch {
+        /* exited meanwhile */
+      }
+    }
+    return found;
+  };
+  /**
+   * After a reload the old worker keeps its listening socket for a moment and still accepts
+   * connections with the old upstream list (and its record of which instance failed); waits
+   * until it has exited, so every later request meets the new configuration.
+   */
+  const waitOldWorkersGone = async (timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const list = workers();
+      if (list.length <= 1 && !list.some((w) => /shutting down/.test(w.cmd))) return;
+      if (Date.now() > deadline) throw new Error(`nginx's old workers did not exit within ${timeoutMs} ms: ${JSON.stringify(list)}`);
+      await sleep(20);
+    }
+  };
   await waitGeneration(generation);
   return {
     url,
@@ -152,6 +181,7 @@ export async function startBalancer({ upstreams, maxFails = 1, failTimeout = '30
       write();
       process.kill(child.pid, 'SIGHUP');
       await waitGeneration(generation);
+      await waitOldWorkersGone();
     },
     async stop() {
       if (exitCode === undefined) {

@@ -111,7 +111,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     { ...DEFAULT_UPLOAD_LIMITS, maxOpenSessions: config.uploads.maxOpenSessions, maxPendingBytes: config.uploads.maxPendingBytes },
     disk,
     // in S3 a chunk is an object any instance can reach; locally, the staging file as before
-    objects.kind === 's3' ? new ObjectChunks(db, objects) : null,
+    objects.kind === 's3' ? new ObjectChunks(db, objects, path.join(config.dataDir, 'tmp', 'upload-parts')) : null,
   );
   const quota = new QuotaService(db, settings, disk, () => uploads.limits.sessionTtlMs, config.databaseUrl ? 'postgres' : 'sqlite');
   const workflow = new WorkflowService(db, folders, blobs, formatTime, config.tzName);

@@ -169,6 +169,60 @@ function filesUnder(dir: string): string[] {
       expect((await raw(app(), 'GET', `/api/User/FileTransfer/Download/${big.id}`, { token })).status).toBe(200);
     });
 
+    test('chunks of 5 MiB are parts of one multipart upload: out of order and with a spool lost the merge reads the object back; a content stored already and an abandoned upload leave nothing behind', async () => {
+      const chunks = app().services.uploads.chunks!;
+      const mp = store().multipart!;
+      const saved = { ...chunks.waits };
+      const unfinished = async (id: string) => {
+        const found: string[] = [];
+        for await (const u of mp.listMultipart(`blobs/up/${id}`)) found.push(u.uploadId);
+        return found;
+      };
+      const session = (id: string) => app().db.selectFrom('upload_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const content = crypto.randomBytes(12 * MiB + 99);
+      const send = async (fileId: string, n: number) => {
+        const r = await sendChunk(app(), { token }, fileId, n, chunkOf(content, n, 5 * MiB), { chunkSize: 5 * MiB, totalSize: content.length, fileName: '乱序.bin' });
+        expect(r.status).toBe(200);
+      };
+      try {
+        // chunk 2 first: it waits for chunk 1 a short while (shortened here), then gives up its spool
+        Object.assign(chunks.waits, { waitMs: 300, stuckMs: 300, pollMs: 20 });
+        const first = (await createTask(app(), { token }, { folderId: rootId, fileName: '乱序.bin', size: content.length })).body.result.fileInfo.fileId as string;
+        await send(first, 2);
+        expect(await unfinished(first)).toHaveLength(1); // the chunk went to the store as a part
+        await send(first, 1);
+        await send(first, 3);
+        expect(Number((await session(first)).hashed_through)).toBe(1); // the running MD5 stopped before chunk 2
+        const merged = await merge(app(), { token }, first, md5(content), '乱序.bin');
+        expect(merged.status).toBe(200);
+        const blob = await app().db.selectFrom('blobs').selectAll().where('md5', '=', md5(content)).executeTakeFirstOrThrow();
+        expect(blob.storage_key).toBe(`up/${first}`); // completed where the upload was started, not copied
+        expect(await unfinished(first)).toEqual([]);
+        expect(md5((await raw(app(), 'GET', `/api/User/FileTransfer/Download/${merged.body.result.id}`, { token })).payload)).toBe(md5(content));
+        expect(filesUnder(path.join(server.config.dataDir, 'tmp', 'upload-parts'))).toEqual([]);
+
+        // the same content again, in order: the stored blob is taken, the new upload is dropped
+        Object.assign(chunks.waits, saved);
+        const second = (await createTask(app(), { token }, { folderId: rootId, fileName: '乱序-副本.bin', size: content.length })).body.result.fileInfo.fileId as string;
+        for (const n of [1, 2, 3]) await send(second, n);
+        expect(Number((await session(second)).hashed_through)).toBe(3);
+        expect((await merge(app(), { token }, second, md5(content), '乱序-副本.bin')).status).toBe(200);
+        expect(Number((await app().db.selectFrom('blobs').select('ref_count').where('id', '=', blob.id).executeTakeFirstOrThrow()).ref_count)).toBe(2);
+        expect(await unfinished(second)).toEqual([]);
+        expect(await store().stat(`blobs/up/${second}`)).toBeNull();
+
+        // an upload abandoned after one chunk: its expiry aborts the multipart upload
+        const third = (await createTask(app(), { token }, { folderId: rootId, fileName: '放弃.bin', size: content.length })).body.result.fileInfo.fileId as string;
+        await send(third, 1);
+        expect(await unfinished(third)).toHaveLength(1);
+        await app().services.uploads.sweep(Date.now() + app().services.uploads.limits.sessionTtlMs + 60_000);
+        expect(await unfinished(third)).toEqual([]);
+        expect(await app().db.selectFrom('upload_sessions').select('id').where('id', '=', third).executeTakeFirst()).toBeUndefined();
+      } finally {
+        Object.assign(chunks.waits, saved);
+      }
+    });
+
     test('an avatar and a branding picture are kept in the bucket and served from it', async () => {
       const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#3366cc' } }).png().toBuffer();
       const put = async (url: string) => {

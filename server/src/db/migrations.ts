@@ -1393,6 +1393,19 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         for (const c of ['hashed_through', 'md5_state']) await db.schema.alterTable('upload_sessions').dropColumn(c).execute();
       },
     },
+    '2026-11-27-0043-upload-parts': {
+      // in S3 with chunks of 5 MiB or more, an upload's chunks are the parts of one multipart
+      // upload of its future blob: the upload's id, when it was completed, and each part's ETag
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('upload_sessions').addColumn('multipart_id', 'text').execute();
+        await db.schema.alterTable('upload_sessions').addColumn('assembled_at', big).execute();
+        await db.schema.alterTable('upload_chunks').addColumn('etag', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('upload_chunks').dropColumn('etag').execute();
+        for (const c of ['assembled_at', 'multipart_id']) await db.schema.alterTable('upload_sessions').dropColumn(c).execute();
+      },
+    },
   };
 }
 

@@ -502,6 +502,10 @@ export interface UploadSessionsTable {
   /** chunks kept as objects: hash-wasm's saved MD5 state of chunks 1..hashed_through (base64) */
   md5_state: Generated<string | null>;
   hashed_through: Generated<number>;
+  /** S3 with chunks of 5 MiB or more: the multipart upload whose parts the chunks are */
+  multipart_id: Generated<string | null>;
+  /** when that upload was completed into the object `blobs/up/<id>` (ms) */
+  assembled_at: Generated<number | null>;
 }
 
 /** A chunk received, written and fsync'ed into the session's staging file. */
@@ -515,6 +519,8 @@ export interface UploadChunksTable {
   created_at: number;
   /** set while the chunk is being written (a lease, ms): the row is not a received chunk yet */
   writing_until: number | null;
+  /** the ETag the store gave the chunk as a part of the session's multipart upload */
+  etag: Generated<string | null>;
 }
 
 /** An approval flow (issue 12). `body` holds the JSON of DefinitionBody (workflow/schemas.ts). */

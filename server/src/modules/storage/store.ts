@@ -23,8 +23,34 @@ export class ObjectMissing extends Error {
   }
 }
 
+/** One part of a multipart upload, as the store acknowledged it. */
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+}
+
+/**
+ * An object written in numbered parts from anywhere (S3's multipart upload): the parts are sent
+ * one by one, each in its own request, and the object appears whole when the upload is completed
+ * with their list (every part but the last at least 5 MiB), without its bytes being copied.
+ */
+export interface MultipartWrites {
+  /** Starts an upload for `key`; its id. */
+  createMultipart(key: string): Promise<string>;
+  /** Sends part `partNumber` (from 1) of exactly `size` bytes; the part's ETag. */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<string>;
+  /** Makes the object from the parts; ObjectMissing when the upload is unknown (completed or aborted before). */
+  completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void>;
+  /** Drops the upload and its parts (an unknown upload is no error). */
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** The unfinished uploads of keys under the prefix. */
+  listMultipart(prefix: string): AsyncIterable<{ key: string; uploadId: string; startedAt: number }>;
+}
+
 export interface ObjectStore {
   readonly kind: 'local' | 's3';
+  /** multipart uploads, where the store has them (S3) */
+  readonly multipart?: MultipartWrites;
   /** a description for logs and the start-up line (no secrets) */
   readonly where: string;
   /** Writes the object whole (replacing one of that key); `size`, when known, lets a stream go in one request. */

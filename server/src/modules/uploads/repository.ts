@@ -124,10 +124,18 @@ export async function renewChunkLease(db: Kysely<Database>, sessionId: string, n
 }
 
 /** The chunk is written: its row becomes a received chunk. False when the session is gone or the lease `held` is no longer this writer's. */
-export async function recordChunk(db: Kysely<Database>, sessionId: string, n: number, held: number, md5: string, now: number): Promise<boolean> {
+export async function recordChunk(
+  db: Kysely<Database>,
+  sessionId: string,
+  n: number,
+  held: number,
+  md5: string,
+  now: number,
+  etag: string | null = null,
+): Promise<boolean> {
   const r = await db
     .updateTable('upload_chunks')
-    .set({ writing_until: null, md5, created_at: now })
+    .set({ writing_until: null, md5, created_at: now, etag })
     .where('session_id', '=', sessionId)
     .where('chunk_no', '=', n)
     .where('writing_until', '=', held)

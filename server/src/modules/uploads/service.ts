@@ -551,9 +551,9 @@ export class UploadsService {
             () => undefined,
           );
         }, Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)));
-        let written: WrittenChunk;
+        let written: WrittenChunk & { etag?: string | null };
         try {
-          if (this.chunks) written = await this.chunks.write(session.id, n, file, expected, hash !== null);
+          if (this.chunks) written = await this.chunks.write(session, n, file, expected, hash !== null);
           else {
             await this.disk?.assertRoomFor(expected);
             written = await this.staging.writeAt(session.id, (n - 1) * sessionChunk, file, expected, hash !== null);
@@ -574,16 +574,14 @@ export class UploadsService {
         }
         clearInterval(renew);
         // a chunk sent without ChunkHash is recorded with an empty md5
-        if (!(await recordChunk(this.db, session.id, n, held, hash ?? '', Date.now()))) {
+        if (!(await recordChunk(this.db, session.id, n, held, hash ?? '', Date.now(), written.etag ?? null))) {
           // the session went, or this writer lost its lease (stalled past it) and another took the chunk over
           if (!(await findSession(this.db, session.id))) throw notFound(SESSION_GONE);
           throw chunkBusy(n);
         }
-        if (this.chunks) {
-          // the prefix MD5 goes on in the background, here or on whichever instance comes next
-          const chunks = this.chunks;
-          void chunks.advance(session.id).catch(() => undefined);
-        } else this.hashing.recorded(this.staged(session), n);
+        // the prefix MD5 goes on: from this chunk's spool (S3 parts), else in the background
+        if (this.chunks) await this.chunks.recorded(session, n).catch(() => undefined);
+        else this.hashing.recorded(this.staged(session), n);
       }
       if (!(await touchSession(this.db, session.id, Date.now()))) throw notFound(SESSION_GONE);
       const chunks = (await listChunks(this.db, session.id)).map((c) => Number(c.chunk_no));
@@ -791,7 +789,7 @@ export class UploadsService {
           } else {
             const chunks = this.chunks;
             const adopted = chunks
-              ? await this.blobs.adoptWith(trx, content.md5, size, now, (key) => chunks.compose(session, key))
+              ? await this.blobs.adoptWith(trx, content.md5, size, now, (key) => chunks.compose(session, key, trx), chunks.storageKeyOf(session))
               : await this.blobs.adopt(trx, this.staging.pathOf(session.id), content.md5, size, now);
             created = adopted.created;
             blobId = adopted.blob?.id ?? null;
@@ -838,7 +836,8 @@ export class UploadsService {
         if (item && actor.afterUpload) await actor.afterUpload(item);
         return item;
       } catch (err) {
-        if (created) await this.blobs.remove([created]).catch(() => undefined);
+        // a completed parts upload stays for the next attempt (the session's removal takes it)
+        if (created && created !== this.chunks?.storageKeyOf(session)) await this.blobs.remove([created]).catch(() => undefined);
         if (vanished) return null;
         if (isUniqueViolation(err) && attempt < 5) continue;
         // refused for good (folder gone, right lost, a file in the way of a folder, quota): nothing is kept

@@ -133,9 +133,10 @@ export class BlobStore {
   }
 
   /**
-   * adopt() for contents already in the store (an upload's chunk objects): an existing blob of
-   * that content, else a new blob whose object `write` makes at the key given (S3: composed
-   * inside the store).
+   * adopt() for contents already in the store (an upload's chunks): an existing blob of that
+   * content, else a new blob whose object `write` makes at the key given (S3: composed inside
+   * the store), under `storageKey` when the object's place is fixed beforehand (a multipart
+   * upload started for it).
    */
   adoptWith(
     db: Kysely<Database>,
@@ -143,9 +144,10 @@ export class BlobStore {
     size: number,
     now: number,
     write: (objectKey: string) => Promise<void>,
+    storageKey: string | null = null,
   ): Promise<{ blob: BlobRef | null; created: string | null }> {
     if (size === 0) return Promise.resolve({ blob: null, created: null });
-    return this.claim(db, md5, size, now, write);
+    return this.claim(db, md5, size, now, write, storageKey);
   }
 
   /**
@@ -158,6 +160,7 @@ export class BlobStore {
     size: number,
     now: number,
     write: (objectKey: string) => Promise<void>,
+    fixedKey: string | null = null,
   ): Promise<{ blob: BlobRef; created: string | null }> {
     const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
     if (existing) {
@@ -169,7 +172,7 @@ export class BlobStore {
       .values({ md5, size, storage_key: '', ref_count: 1, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const storageKey = `${md5.slice(0, 2)}/${md5}-${row.id}`;
+    const storageKey = fixedKey ?? `${md5.slice(0, 2)}/${md5}-${row.id}`;
     await write(this.keyOf(storageKey));
     await db.updateTable('blobs').set({ storage_key: storageKey }).where('id', '=', row.id).execute();
     return { blob: { id: row.id, md5, size }, created: storageKey };
