@@ -22,6 +22,7 @@ import { isPostgres, lockKey } from '../../db/locks';
 import type { Database } from '../../db/types';
 import { BLOB_PREFIX } from '../versions/blobs';
 import { ObjectMissing, type MultipartWrites, type ObjectStore } from '../storage/store';
+import { SpoolHasher } from './spool-hasher';
 import { ChunkTooLong, type WrittenChunk } from './staging';
 
 /** S3's smallest part: compose needs every chunk but the last to be at least this large. */
@@ -86,6 +87,7 @@ export interface ChunkedSession {
 
 export class ObjectChunks {
   private readonly multipart: MultipartWrites | null;
+  private readonly hasher = new SpoolHasher();
 
   /** `spoolDir`: this instance's folder for chunks not yet added to the MD5 (`$DATA_DIR/tmp/upload-parts`). */
   constructor(
@@ -194,13 +196,10 @@ export class ObjectChunks {
       if (through !== n - 1) return;
       const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'hashed_through']).where('id', '=', s.id).executeTakeFirst();
       if (!row || Number(row.hashed_through) !== n - 1) return;
-      const md5 = await createMD5();
-      if (row.md5_state) md5.load(Buffer.from(row.md5_state, 'base64'));
-      else md5.init();
-      for await (const piece of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) md5.update(piece as Buffer);
+      const state = await this.hasher.resume(row.md5_state, file);
       await this.db
         .updateTable('upload_sessions')
-        .set({ md5_state: Buffer.from(md5.save()).toString('base64'), hashed_through: n })
+        .set({ md5_state: state, hashed_through: n })
         .where('id', '=', s.id)
         .where('hashed_through', '=', n - 1)
         .execute();
@@ -401,6 +400,11 @@ export class ObjectChunks {
       for (const key of keys) for await (const piece of await store.get(key)) yield piece as Buffer;
     }
     await this.store.put(target, Readable.from(concatenated()), Number(s.size));
+  }
+
+  /** Stops the hashing worker (the server is closing). */
+  close(): Promise<void> {
+    return this.hasher.close();
   }
 
   /**

@@ -172,8 +172,8 @@ export class UploadsService {
   }
 
   /** Stops the hashing worker (the server is closing). */
-  close(): Promise<void> {
-    return this.hashing.close();
+  async close(): Promise<void> {
+    await Promise.all([this.hashing.close(), this.chunks?.close()]);
   }
 
   async options(): Promise<FileUploadOptions> {
