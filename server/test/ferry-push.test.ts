@@ -113,7 +113,7 @@ describe.each(databaseKinds())('ferry over HTTPS push (%s)', (kind) => {
     expect(delivered.status).toBe('delivered');
     // no signature database here: antivirus says what is missing instead of blocking or pretending
     expect(delivered.files[0].checks.find((c: any) => c.name === 'antivirus')).toMatchObject({ result: 'skipped', message: expect.stringMatching(/(病毒库|未安装 ClamAV).*未查杀病毒/) });
-    expect(fs.readdirSync(inner.app.services.ferry.outboxDir('外网')).filter((n) => n.endsWith('.pkg'))).toEqual([]);
+    expect(fs.readdirSync(inner.app.services.ferry.outbox.dirOf('外网')).filter((n) => n.endsWith('.pkg'))).toEqual([]);
 
     const page = await ok(outer.app, 'GET', '/api/Ferry/Inbox', { token: bob.token, query: { page: 1, pageSize: 10 } });
     expect(page.data[0].files).toEqual([{ index: 0, name: '数据-2.bin', size: bytes.length, sha256: sha256(bytes) }]);

@@ -248,7 +248,7 @@ describe.each(databaseKinds())('ferry refusals over HTTPS push (%s)', (kind) => 
       peer.url = url;
     }
     expect((await ok(inner.app, 'GET', `/api/Ferry/FerryTasks/${created.taskId}`, { token: alice.token })).status).toBe('transferring');
-    const outbox = inner.app.services.ferry.outboxDir('外网');
+    const outbox = inner.app.services.ferry.outbox.dirOf('外网');
     const [name] = packages(outbox);
     fs.writeFileSync(path.join(outbox, name, 'files', '0'), Buffer.from('方案改文'));
 

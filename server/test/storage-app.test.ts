@@ -5,6 +5,7 @@
 // and served from it, by either of two instances; purging the file removes its object; the
 // orphan sweep removes what no row claims; a wrong key stops the start with a Chinese reason.
 import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { App } from '../src/app';
 import type { ObjectStore } from '../src/modules/storage';
-import { call, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
+import { call, createUser, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
 import { makeFolder, raw } from './support/content';
 import { wordDocument } from './support/documents';
 import { objectStoreAvailable, startObjectStore, type ObjectStoreServer } from './support/rgw';
@@ -267,7 +268,9 @@ function filesUnder(dir: string): string[] {
     const content = crypto.randomBytes(6 * MiB);
 
     beforeAll(async () => {
-      server = await startServer('postgres', { env: { ...s3.env('ywd-instances'), SECRET_KEY: 's'.repeat(40) } });
+      server = await startServer('postgres', {
+        env: { ...s3.env('ywd-instances'), SECRET_KEY: 's'.repeat(40), FERRY_ZONE: '内网', FERRY_SECRET: 'cluster-ferry-secret-0123', FERRY_POLL_MS: '3600000' },
+      });
       a = server.app;
       b = await server.restart({ DATA_DIR: otherDir });
       token = (await login(a)).token;
@@ -398,6 +401,49 @@ function filesUnder(dir: string): string[] {
       expect(refused.body.message).toBe('文件校验失败（MD5 不一致），文件未保存，请重新上传');
       expect(await keys(a.services.objects, `uploads/${againId}/`)).toEqual([]);
       expect(await listNames(a, token, folderId)).not.toContain('校验失败.bin');
+    });
+
+    test('a ferry package packed by one instance for an HTTPS peer waits in the bucket, and the other instance pushes it', async () => {
+      const outer = await startServer('sqlite', { env: { MODE: 'simple', FERRY_ZONE: '外网', FERRY_SECRET: 'cluster-ferry-secret-0123', FERRY_POLL_MS: '3600000', FERRY_ACCEPT_FROM: '内网' } });
+      try {
+        await outer.app.listen({ port: 0, host: '127.0.0.1' });
+        const outerUrl = `http://127.0.0.1:${(outer.app.server.address() as AddressInfo).port}`;
+        const outerAdmin = (await login(outer.app)).token;
+        const bob = await createUser(outer.app, outerAdmin, { userName: 'bob_cluster' });
+        // instance a cannot reach the peer (nothing listens there); instance b can
+        a.config.ferry.peers.push({ zone: '外网', channel: 'https', url: 'http://127.0.0.1:9' });
+        b.config.ferry.peers.push({ zone: '外网', channel: 'https', url: outerUrl });
+        const { zone: _z, peers: _p, antivirusEngine: _a, antivirusMissing: _m, secretConfigured: _s, knownTypes: _k, ...current } = await ok(a, 'GET', '/api/Ferry/Settings', { token });
+        await ok(a, 'PUT', '/api/Ferry/Settings', { token, body: { ...current, typeCheck: false } });
+
+        const bytes = crypto.randomBytes(3 * MiB + 5);
+        const root = (await ok(a, 'GET', '/api/User/Folders/Personal/RootFolders', { token }))[0].id;
+        const file = await uploadFile(a, { token }, root, '摆渡-集群.bin', bytes, 5 * MiB);
+        const created = await ok(a, 'POST', '/api/Ferry/FerryTasks', { token, body: { fileIds: [file.id], targetZone: '外网', recipients: ['bob_cluster'], reason: '集群摆渡' } });
+        expect(created.status).toBe('pending');
+        await ok(a, 'POST', `/api/Workflow/Instances/${created.instanceId}/Approve`, { token, body: {} });
+        const sent = await ok(a, 'GET', `/api/Ferry/FerryTasks/${created.taskId}`, { token });
+        expect(sent.status).toBe('transferring'); // packed, the push failed
+        expect(filesUnder(path.join(server.config.dataDir, 'ferry'))).toEqual([]); // nothing on a's disk
+        expect(await a.services.ferry.outbox.waiting('外网')).toHaveLength(1);
+        expect(await b.services.ferry.outbox.waiting('外网')).toHaveLength(1);
+
+        // instance a is gone for good; b's ferry round pushes what a packed
+        await b.services.ferry.pushOutbox(b.services.ferry.httpsPeers()[0]);
+        const pushed = await ok(b, 'GET', `/api/Ferry/FerryTasks/${created.taskId}`, { token });
+        expect([pushed.status, pushed.statusReason]).toEqual(['delivered', '']);
+        expect(await b.services.ferry.outbox.waiting('外网')).toEqual([]);
+        expect(await keys(b.services.objects, 'ferry/outbox/')).toEqual([]);
+        const bobToken = (await login(outer.app, bob.userName, bob.password)).token;
+        const page = await ok(outer.app, 'GET', '/api/Ferry/Inbox', { token: bobToken, query: { page: 1, pageSize: 10 } });
+        expect(page.data[0].files).toEqual([{ index: 0, name: '摆渡-集群.bin', size: bytes.length, sha256: crypto.createHash('sha256').update(bytes).digest('hex') }]);
+        const got = await raw(outer.app, 'GET', `/api/Ferry/Inbox/${page.data[0].id}/Download?index=0`, { token: bobToken });
+        expect(md5(got.payload)).toBe(md5(bytes));
+      } finally {
+        a.config.ferry.peers.length = 0;
+        b.config.ferry.peers.length = 0;
+        await outer.close();
+      }
     });
 
     test('the limit of tasks per user counts every instance', async () => {

@@ -448,14 +448,16 @@ export class FerryInbox {
         packageId: r.package_id,
         ...(r.event === 'refused' ? { reason: r.reason as RejectReason, ...(r.detail ? { detail: r.detail } : {}) } : {}),
       };
-      const target = peer.channel === 'spool' ? peer.dir : this.ferry.outboxDir(peer.zone);
       try {
-        await writePackage(
-          target,
-          { kind: 'receipt', packageId: crypto.randomUUID(), taskId: r.task_id, fromZone: this.ferry.zone, toZone: r.to_zone, recipients: [], reason: '', createdAt: now, expiresAt: now, receipt },
-          [],
-          secret,
-        );
+        const pack = (target: string) =>
+          writePackage(
+            target,
+            { kind: 'receipt', packageId: crypto.randomUUID(), taskId: r.task_id, fromZone: this.ferry.zone, toZone: r.to_zone, recipients: [], reason: '', createdAt: now, expiresAt: now, receipt },
+            [],
+            secret,
+          );
+        if (peer.channel === 'spool') await pack(peer.dir);
+        else await this.ferry.outbox.put(peer.zone, null, pack);
         await this.db.updateTable('ferry_receipts').set({ sent_at: now, last_error: '' }).where('id', '=', r.id).execute();
         sent++;
       } catch (err) {

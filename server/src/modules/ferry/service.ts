@@ -45,6 +45,7 @@ import {
   type TasksQuery,
 } from './schemas';
 import { FerrySettingsStore } from './settings';
+import { FerryOutbox } from './outbox';
 import { ChangedAfterApproval, PackageRefused, REFUSAL_TEXT, writePackage, type Manifest, type PackSource, type RejectReason } from './spool';
 
 export const FERRY_SOURCE = 'ferry';
@@ -114,6 +115,7 @@ export class FerryService {
     readonly scanner: Scanner,
   ) {
     this.settings = new FerrySettingsStore(db, config.ferry);
+    this.outbox = new FerryOutbox(blobs.store, path.join(config.dataDir, 'ferry', 'outbox'));
   }
 
   get zone(): string {
@@ -636,10 +638,8 @@ export class FerryService {
 
   // ---- sending ---------------------------------------------------------------------------------
 
-  /** Where packages for an HTTPS peer wait until the push succeeds. */
-  outboxDir(zone: string): string {
-    return path.join(this.config.dataDir, 'ferry', 'outbox', Buffer.from(zone).toString('hex'));
-  }
+  /** Where packages for an HTTPS peer wait until a push succeeds (outbox.ts). */
+  readonly outbox: FerryOutbox;
 
   /** Sends approved tasks whose lease has run out (all of them, or the one named). */
   async sendDue(onlyId?: number): Promise<number> {
@@ -692,15 +692,17 @@ export class FerryService {
       taskNumber: this.numberOf(row),
       senderName: row.requester_name,
     };
-    const target = peer.channel === 'spool' ? peer.dir : this.outboxDir(peer.zone);
+    // packed from the store's files (or temporary copies from S3), hashes checked again
+    const pack = (target: string) =>
+      this.blobs.withFiles(keys, (paths) => {
+        const sources: PackSource[] = files.map((f, i) => ({ name: f.name, size: Number(f.size), sha256: f.sha256, file: paths[i] }));
+        return writePackage(target, meta, sources, secret);
+      });
     try {
-      await fs.promises.rm(path.join(target, `.incoming-${packageId}`), { recursive: true, force: true });
-      if (!fs.existsSync(path.join(target, `${packageId}.pkg`))) {
-        // packed from the store's files (or temporary copies from S3), hashes checked again
-        await this.blobs.withFiles(keys, (paths) => {
-          const sources: PackSource[] = files.map((f, i) => ({ name: f.name, size: Number(f.size), sha256: f.sha256, file: paths[i] }));
-          return writePackage(target, meta, sources, secret);
-        });
+      if (peer.channel === 'https') await this.outbox.put(peer.zone, packageId, pack);
+      else {
+        await fs.promises.rm(path.join(peer.dir, `.incoming-${packageId}`), { recursive: true, force: true });
+        if (!fs.existsSync(path.join(peer.dir, `${packageId}.pkg`))) await pack(peer.dir);
       }
     } catch (err) {
       if (err instanceof ChangedAfterApproval) {
@@ -730,27 +732,29 @@ export class FerryService {
 
   /** Pushes the packages and receipts waiting in an HTTPS peer's outbox. */
   async pushOutbox(peer: FerryPeer & { channel: 'https' }): Promise<void> {
-    const dir = this.outboxDir(peer.zone);
-    const names = (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.pkg')).sort();
-    for (const name of names) {
-      const pkgDir = path.join(dir, name);
-      const manifest = JSON.parse(await fs.promises.readFile(path.join(pkgDir, 'manifest.json'), 'utf8')) as Manifest;
-      let reply;
-      try {
-        reply = await pushPackage(peer.url, pkgDir);
-      } catch (err) {
-        await this.noteSendError(manifest, `推送到“${peer.zone}”失败：${(err as Error).message}`);
+    for (const name of await this.outbox.waiting(peer.zone)) {
+      const sent = await this.outbox.withPackage(peer.zone, name, async (pkgDir) => {
+        const manifest = JSON.parse(await fs.promises.readFile(path.join(pkgDir, 'manifest.json'), 'utf8')) as Manifest;
+        try {
+          return { manifest, reply: await pushPackage(peer.url, pkgDir) };
+        } catch (err) {
+          return { manifest, error: err as Error };
+        }
+      });
+      const { manifest, reply } = sent;
+      if (!reply) {
+        await this.noteSendError(manifest, `推送到“${peer.zone}”失败：${sent.error?.message ?? ''}`);
         continue;
       }
       if (reply.accepted || reply.reason === 'replayed') {
         if (manifest.kind !== 'receipt') await this.markDelivered(manifest.taskId, manifest.packageId, Date.now(), peer.zone);
-        await fs.promises.rm(pkgDir, { recursive: true, force: true });
+        await this.outbox.remove(peer.zone, name);
       } else if (manifest.kind !== 'receipt' && REFUSED_ON_PUSH.has(reply.reason)) {
         // the reply of the peer this package was pushed to is its refusal receipt
         await this.markRefused(manifest.taskId, manifest.packageId, peer.zone, reply.reason as RejectReason, reply.detail ?? '', 'reply');
-        await fs.promises.rm(pkgDir, { recursive: true, force: true });
+        await this.outbox.remove(peer.zone, name);
       } else if (['badSignature', 'wrongZone', 'directionClosed', 'unknownTask'].includes(reply.reason)) {
-        await fs.promises.rm(pkgDir, { recursive: true, force: true });
+        await this.outbox.remove(peer.zone, name);
         if (manifest.kind !== 'receipt') {
           const id = parseId(manifest.taskId);
           if (id !== null) await this.end(id, ['transferring'], 'failed', `对端拒收：${reply.message}`);
