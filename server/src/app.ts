@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } fr
 import type { AppConfig } from './config';
 import { parseAddressList } from './lib/address-list';
 import { guardConnections } from './lib/connection-guard';
+import { draining } from './lib/draining';
 import { MESSAGES } from './lib/errors';
 import { adminRoutes } from './modules/admin/routes';
 import { peopleRoutes } from './modules/people/routes';
@@ -159,26 +160,31 @@ function baseSecurityHeaders(reply: FastifyReply) {
 }
 
 export async function buildApp(config: AppConfig) {
+  // slow and idle clients (docs/integration.md, "Slow and idle connections"): headers and
+  // idle keep-alive connections are Node's; bodies and responses, guardConnections below.
+  // No whole-request limit and no socket idle limit: a slow but live upload or a long
+  // download must never be cut, nor a request the server takes long to answer.
+  const drain = draining(
+    {
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: 0,
+      connectionsCheckingInterval: headersCheckMs(config.http.headersTimeoutMs),
+    },
+    config.http.keepAliveTimeoutMs,
+  );
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     rewriteUrl: (req) => withoutApiTrailingSlash(req.url ?? '/'),
-    // slow and idle clients (docs/integration.md, "Slow and idle connections"): headers and
-    // idle keep-alive connections are Node's; bodies and responses, guardConnections below.
-    // No whole-request limit and no socket idle limit: a slow but live upload or a long
-    // download must never be cut, nor a request the server takes long to answer.
-    http: {
-      headersTimeout: config.http.headersTimeoutMs,
-      requestTimeout: 0,
-      connectionsCheckingInterval: headersCheckMs(config.http.headersTimeoutMs),
-    },
-    requestTimeout: 0,
-    connectionTimeout: 0,
-    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // the HTTP server with those settings, and requests arriving while the instance closes
+    // answered by lib/draining.ts (in the contract's envelope, in Chinese)
+    serverFactory: drain.serverFactory,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
+  app.addHook('preClose', async () => drain.start());
   const connectionGuard = guardConnections(
     app.server,
     {
