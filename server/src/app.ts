@@ -31,6 +31,7 @@ import { brandingRoutes } from './modules/branding/routes';
 import { agreementsRoutes } from './modules/agreements/routes';
 import { webRoutes } from './modules/web/routes';
 import { workflowRoutes } from './modules/workflow/routes';
+import { noticesRoutes } from './modules/notices/routes';
 import { ferryRoutes } from './modules/ferry/routes';
 import { favoritesRoutes } from './modules/favorites/routes';
 import { tagsRoutes } from './modules/tags/routes';
@@ -85,6 +86,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(quotaRoutes);
   await api.register(sharesRoutes);
   await api.register(workflowRoutes);
+  await api.register(noticesRoutes);
   await api.register(ferryRoutes);
   await api.register(favoritesRoutes);
   await api.register(tagsRoutes);
@@ -263,6 +265,11 @@ export async function buildApp(config: AppConfig) {
       app.log.error({ err }, '云文档存储清理失败');
     }
   };
+  // events become notices on the one instance holding the dispatcher's lease, within a second
+  const dispatcher = app.services.dispatcher;
+  dispatcher.onError = (err, eventId) => app.log.error({ err, eventId }, '云文档消息分发失败，稍后重试');
+  app.addHook('onReady', async () => dispatcher.start());
+  app.addHook('preClose', async () => dispatcher.stop());
   const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));

@@ -38,6 +38,9 @@ import { createObjectStore } from './modules/storage';
 import { BlobStore } from './modules/versions/blobs';
 import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service';
 import { ObjectChunks } from './modules/uploads/object-chunks';
+import { NoticeDispatcher } from './modules/notices/dispatcher';
+import { NoticesService } from './modules/notices/service';
+import { JobLeases } from './lib/job-lease';
 import { DiskSpace } from './lib/disk-space';
 import { QuotaService } from './modules/quota/service';
 import { Staging } from './modules/uploads/staging';
@@ -136,6 +139,9 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     path.join(config.dataDir, 'tmp', 'preview'),
   );
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
+  const notices = new NoticesService(db, formatTime);
+  const dispatcher = new NoticeDispatcher(db, new JobLeases(db));
+  workflow.afterChange(() => dispatcher.nudge());
   return {
     objects,
     instances,
@@ -176,6 +182,8 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     search,
     preview,
     contentIndex: new ContentIndex(db, blobs),
+    notices,
+    dispatcher,
   };
 }
 

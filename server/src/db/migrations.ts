@@ -1406,6 +1406,49 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         for (const c of ['assembled_at', 'multipart_id']) await db.schema.alterTable('upload_sessions').dropColumn(c).execute();
       },
     },
+    '2026-11-27-0044-notices': {
+      // issue 28: what happened, recorded in the transaction of the change (an outbox), and the
+      // notices one dispatcher makes of it for the people concerned
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('events')
+          .addColumn('id', big, idColumn)
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('dispatched_at', big)
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_at', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema.createIndex('events_pending').on('events').columns(['next_at', 'id']).where(sql<boolean>`dispatched_at is null`).execute();
+        await db.schema
+          .createTable('notices')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('object_type', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('object_id', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('link', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('event_id', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('read_at', big)
+          .addColumn('resolved_at', big)
+          .addColumn('resolution', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        // an event makes at most one notice per person (a dispatcher run again makes none twice)
+        await db.schema.createIndex('notices_event_user').unique().on('notices').columns(['event_id', 'user_id']).execute();
+        await db.schema.createIndex('notices_user').on('notices').columns(['user_id', 'id']).execute();
+        await db.schema.createIndex('notices_unread').on('notices').columns(['user_id']).where(sql<boolean>`read_at is null`).execute();
+        await db.schema.createIndex('notices_object').on('notices').columns(['object_type', 'object_id', 'kind']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('notices').ifExists().execute();
+        await db.schema.dropTable('events').ifExists().execute();
+      },
+    },
   };
 }
 

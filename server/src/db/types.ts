@@ -88,6 +88,41 @@ export interface ServerInstancesTable {
   storage: string;
 }
 
+/** What happened (issue 28), written in the transaction of the change; the dispatcher works it once. */
+export interface EventsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON of the event's payload (notices/events.ts) */
+  payload: string;
+  created_at: number;
+  /** null until the dispatcher has made its notices */
+  dispatched_at: number | null;
+  attempts: Generated<number>;
+  /** not before (ms): retries back off */
+  next_at: Generated<number>;
+  last_error: Generated<string>;
+}
+
+/** A notice in a person's 消息中心. */
+export interface NoticesTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  title: string;
+  body: Generated<string>;
+  /** what it is about: 'workflow' and the instance's wire id, 'share' and the share id… */
+  object_type: Generated<string>;
+  object_id: Generated<string>;
+  /** the web route that opens it */
+  link: Generated<string>;
+  event_id: number;
+  created_at: number;
+  read_at: number | null;
+  /** the action it asked for was taken (by someone else, or the request ended) */
+  resolved_at: number | null;
+  resolution: Generated<string>;
+}
+
 export interface JobLeasesTable {
   name: string;
   holder: string;
@@ -844,6 +879,8 @@ export interface Database {
   user_imports: UserImportsTable;
   directory_runs: DirectoryRunsTable;
   job_leases: JobLeasesTable;
+  events: EventsTable;
+  notices: NoticesTable;
   zip_tasks: ZipTasksTable;
   server_instances: ServerInstancesTable;
   sessions: SessionsTable;

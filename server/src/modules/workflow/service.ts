@@ -15,6 +15,7 @@ import { contentTypeOf, type Content } from '../downloads/http';
 import { LEVEL } from '../folders/rights';
 import type { FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
+import { recordEvent } from '../notices/events';
 import { acquireBlob } from '../versions/blobs';
 import { masterVersionsOf } from '../versions/repository';
 import type { BlobStore } from '../versions/blobs';
@@ -454,8 +455,25 @@ export class WorkflowService {
       for (const f of files) await acquireBlob(trx, f.blob_id);
       await appendActions(trx, inst.id, started.log, now);
       await setParticipants(trx, inst.id, this.roles(started.state, started.log, snapshot));
+      await recordEvent(
+        trx,
+        'workflow.changed',
+        {
+          instanceId: inst.id,
+          title,
+          initiatorId: user.id,
+          actorId: user.id,
+          action: 'start',
+          status: started.state.status,
+          newTodo: pendingApprovers(started.state),
+          goneTodo: [],
+          cc: snapshot.ccUsers,
+        },
+        now,
+      );
       return inst;
     });
+    this.changed();
     return { instanceId: wireId(row.id) };
   }
 
@@ -678,16 +696,40 @@ export class WorkflowService {
           const row = await this.visible(trx, user, idText);
           const snapshot = JSON.parse(row.definition) as DefinitionSnapshot;
           const log = toLog(await actionsOf(trx, row.id));
-          const { state, log: added } = applyAction(JSON.parse(row.state) as InstanceState, action, { initiatorId: Number(row.initiator_id), revoke: snapshot.revoke }, log);
+          const before = JSON.parse(row.state) as InstanceState;
+          const waitedFor = pendingApprovers(before);
+          const { state, log: added } = applyAction(before, action, { initiatorId: Number(row.initiator_id), revoke: snapshot.revoke }, log);
           if (!(await saveState(trx, row.id, row.version, state, now))) return null;
           await appendActions(trx, row.id, added, now);
           await setParticipants(trx, row.id, this.roles(state, [...log, ...added], snapshot));
+          const waiting = pendingApprovers(state);
+          // a return starts the earlier step afresh: its approvers are asked again
+          const asked = action.kind === 'return' ? waiting : waiting.filter((u) => !waitedFor.includes(u));
+          if (action.kind !== 'comment') {
+            await recordEvent(
+              trx,
+              'workflow.changed',
+              {
+                instanceId: row.id,
+                title: row.title,
+                initiatorId: Number(row.initiator_id),
+                actorId: user.id,
+                action: action.kind,
+                status: state.status,
+                newTodo: asked,
+                goneTodo: waitedFor.filter((u) => !waiting.includes(u) || asked.includes(u)),
+                cc: [],
+              },
+              now,
+            );
+          }
           return { row: (await findInstance(trx, row.id)) as WorkflowInstanceRow, ended: state.status !== INSTANCE_STATUS.processing };
         })
         .catch((err: unknown) => {
           throw this.asAppError(err);
         });
       if (!outcome) continue;
+      this.changed();
       if (outcome.ended && outcome.row.source) await this.deliverEnd(outcome.row).catch(() => undefined);
       return this.detailOf(this.db, user, outcome.row);
     }
@@ -798,6 +840,17 @@ export class WorkflowService {
   // ---- ends ------------------------------------------------------------------------------------
 
   /** A module (the ferry) takes the end of the instances it started with `source`. */
+  private readonly changeListeners: Array<() => void> = [];
+
+  /** `listener` runs after every committed start or action (the notice dispatcher is nudged). */
+  afterChange(listener: () => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.changeListeners) l();
+  }
+
   onEnd(source: string, handler: EndHandler): void {
     this.handlers.set(source, handler);
   }

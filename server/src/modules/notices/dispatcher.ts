@@ -1,0 +1,177 @@
+// The one dispatcher of 云文档's events (events.ts): on the instance that holds the lease
+// `notice-dispatch`, it takes the due events oldest first and, for each, in one transaction,
+// marks it dispatched and makes its notices (or resolves earlier ones). A crash in between
+// rolls both back, so an event is worked again and never twice: a notice per event and person
+// is unique. A failing event is tried again later, backing off, without holding up the others.
+import type { Kysely } from 'kysely';
+import type { Database, EventsTable } from '../../db/types';
+import type { Selectable } from 'kysely';
+import type { JobLeases } from '../../lib/job-lease';
+import { INSTANCE_STATUS } from '../workflow/engine';
+import type { EventKind, EventPayloads } from './events';
+import { insertNotices, resolveNotices, type NewNotice } from './repository';
+
+type EventRow = Selectable<EventsTable>;
+type Handler<K extends EventKind> = (trx: Kysely<Database>, event: EventRow, payload: EventPayloads[K], now: number) => Promise<void>;
+
+/** Events worked per round, at most. */
+const BATCH = 100;
+const LEASE = 'notice-dispatch';
+const LEASE_MS = 15_000;
+
+/** The notices that ask the person to act (resolved once the action is taken). */
+export const ACTIONABLE_APPROVAL = ['approval.waiting', 'approval.returned'];
+
+/** Where the workflow remote shows an instance. */
+export const approvalLink = (instanceWireId: string) => `/workflow/informationDetails?id=${encodeURIComponent(instanceWireId)}`;
+
+async function namesOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id) => id > 0))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'nick_name', 'user_name']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.nick_name || r.user_name]));
+}
+
+const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) => {
+  const object = { type: 'workflow', id: String(p.instanceId) };
+  const names = await namesOf(trx, [p.initiatorId, p.actorId]);
+  const initiator = names.get(p.initiatorId) ?? '';
+  const actor = names.get(p.actorId) ?? '';
+  const base = { object_type: object.type, object_id: object.id, link: approvalLink(object.id), event_id: event.id, created_at: now };
+  const ended = p.status !== INSTANCE_STATUS.processing;
+
+  // first what is no longer asked: by the one who acted, by someone else, or by the end
+  if (ended) {
+    const why = p.status === INSTANCE_STATUS.revoked ? '申请人已撤回' : p.status === INSTANCE_STATUS.approved ? '审批已通过' : '审批已驳回';
+    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, [p.actorId], '已处理', now);
+    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, null, why, now);
+  } else {
+    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, p.goneTodo.filter((u) => u === p.actorId), '已处理', now);
+    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, p.goneTodo.filter((u) => u !== p.actorId), actor ? `已由${actor}处理` : '已处理', now);
+  }
+
+  const notices: NewNotice[] = [];
+  for (const userId of p.newTodo) {
+    if (userId === p.actorId) continue;
+    if (p.action === 'return') {
+      notices.push({ ...base, user_id: userId, kind: 'approval.returned', title: `退回重审：${p.title}`, body: `${actor} 将 ${initiator} 的申请退回到你所在的步骤，请重新审批` });
+      continue;
+    }
+    const body =
+      p.action === 'transfer'
+        ? `${actor} 将 ${initiator} 的申请转交给你审批`
+        : p.action === 'addApprover'
+          ? `${actor} 请你一起审批 ${initiator} 的申请（加签）`
+          : `${initiator} 的申请等待你审批`;
+    notices.push({ ...base, user_id: userId, kind: 'approval.waiting', title: `待审批：${p.title}`, body });
+  }
+  if (p.action === 'start') {
+    for (const userId of p.cc) {
+      if (userId !== p.initiatorId) notices.push({ ...base, user_id: userId, kind: 'approval.cc', title: `抄送：${p.title}`, body: `${initiator} 的申请抄送给你` });
+    }
+  }
+  if (ended && p.initiatorId !== p.actorId) {
+    if (p.status === INSTANCE_STATUS.approved) {
+      notices.push({ ...base, user_id: p.initiatorId, kind: 'approval.approved', title: `审批通过：${p.title}`, body: '你的申请已通过全部审批' });
+    } else if (p.status === INSTANCE_STATUS.rejected) {
+      notices.push({ ...base, user_id: p.initiatorId, kind: 'approval.rejected', title: `审批驳回：${p.title}`, body: `${actor} 驳回了你的申请` });
+    }
+  }
+  // one notice per person and event (a CC who is also an approver gets the approver's)
+  const seen = new Set<number>();
+  await insertNotices(
+    trx,
+    notices.filter((n) => !seen.has(n.user_id) && seen.add(n.user_id)),
+  );
+};
+
+const HANDLERS: { [K in EventKind]: Handler<K> } = {
+  'workflow.changed': workflowChanged,
+};
+
+/** Seconds before the n-th retry: 2, 4, 8… up to 10 minutes. */
+export function backoffMs(attempts: number): number {
+  return Math.min(600_000, 1000 * 2 ** Math.min(attempts, 20));
+}
+
+export class NoticeDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly leases: JobLeases,
+    /** told of an event that failed (to log it) */
+    public onError: (err: unknown, eventId: number) => void = () => undefined,
+  ) {}
+
+  /** Works the due events once (up to `limit`); how many were dispatched. */
+  async runOnce(limit = BATCH, now = Date.now()): Promise<number> {
+    const rows = await this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('dispatched_at', 'is', null)
+      .where('next_at', '<=', now)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    let done = 0;
+    for (const e of rows) {
+      try {
+        const worked = await this.db.transaction().execute(async (trx) => {
+          // taken by this round only if still undispatched (another instance's round may have done it)
+          const r = await trx.updateTable('events').set({ dispatched_at: now, last_error: '' }).where('id', '=', e.id).where('dispatched_at', 'is', null).executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1) return false;
+          const handler = HANDLERS[e.kind as EventKind] as Handler<EventKind> | undefined;
+          if (!handler) {
+            await trx.updateTable('events').set({ last_error: `未知的事件类型 ${e.kind}` }).where('id', '=', e.id).execute();
+            return true;
+          }
+          await handler(trx, e, JSON.parse(e.payload), now);
+          return true;
+        });
+        if (worked) done++;
+      } catch (err) {
+        this.onError(err, Number(e.id));
+        const attempts = Number(e.attempts) + 1;
+        await this.db
+          .updateTable('events')
+          .set({ attempts, next_at: now + backoffMs(attempts), last_error: err instanceof Error ? err.message.slice(0, 500) : String(err) })
+          .where('id', '=', e.id)
+          .execute()
+          .catch(() => undefined);
+      }
+    }
+    return done;
+  }
+
+  /** One round on the lease holder: everything due, a batch at a time. */
+  private async round(): Promise<void> {
+    // a read first: an idle round writes nothing (no lease taken), on any instance
+    const due = await this.db.selectFrom('events').select('id').where('dispatched_at', 'is', null).where('next_at', '<=', Date.now()).limit(1).executeTakeFirst();
+    if (!due) return;
+    if (!(await this.leases.take(LEASE, LEASE_MS))) return;
+    while ((await this.runOnce()) === BATCH);
+  }
+
+  /** Runs a round now (after a change was committed here), unless one is running. */
+  nudge(): void {
+    if (!this.timer || this.running) return;
+    this.running = this.round()
+      .catch((err: unknown) => this.onError(err, 0))
+      .finally(() => (this.running = null));
+  }
+
+  /** Rounds every `intervalMs` until stop(). */
+  start(intervalMs = 1000): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.nudge(), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

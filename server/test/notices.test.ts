@@ -1,0 +1,226 @@
+// 云文档's 消息中心 on SQLite and PostgreSQL: approvals make notices for the people concerned and
+// nobody else (waiting, CC, approved, rejected, transferred, returned); a decision elsewhere or
+// the end of the request resolves the waiting notices; read, all read and delete touch only the
+// caller's own notices; an event recorded with its change survives a stop before dispatch and
+// makes its notices once, however many dispatchers run; a failing event backs off without
+// holding up the others; the dispatcher's own round delivers within seconds.
+import crypto from 'node:crypto';
+import { call, createUser, databaseKinds, login, ok, startServer, type TestServer, type TestUser } from './support/harness';
+import { recordEvent } from '../src/modules/notices/events';
+
+describe.each(databaseKinds())('notices (%s)', (kind) => {
+  let server: TestServer;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    // the tests drive the dispatcher themselves (its timer is tested at the end)
+    await server.app.services.dispatcher.stop();
+    adminToken = (await login(server.app)).token;
+  });
+  afterAll(async () => server.close());
+
+  const app = () => server.app;
+  const dispatch = () => app().services.dispatcher.runOnce();
+
+  async function person(label: string): Promise<TestUser> {
+    const u = await createUser(app(), adminToken, { nickName: `${label}${crypto.randomUUID().slice(0, 4)}` });
+    const session = await login(app(), u.userName, u.password);
+    return { ...u, token: session.token, jwtId: session.jwtId };
+  }
+  const rule = (u: TestUser) => ({ type: 'user', id: u.userId });
+  async function define(steps: { name: string; mode: string; approvers: TestUser[] }[], cc: TestUser[] = []) {
+    const body = {
+      name: `通知流程-${crypto.randomUUID().slice(0, 6)}`,
+      category: '行政',
+      description: '',
+      enabled: true,
+      fields: [{ key: 'reason', label: '事由', type: 'textarea', required: true }],
+      allowFiles: false,
+      steps: steps.map((s) => ({ ...s, approvers: s.approvers.map(rule) })),
+      cc: cc.map(rule),
+      revoke: 'processing',
+    };
+    return (await ok(app(), 'POST', '/api/Workflow/Definitions', { token: adminToken, body })).id as string;
+  }
+  async function start(initiator: TestUser, definitionId: string, title: string): Promise<string> {
+    const r = await ok(app(), 'POST', '/api/Workflow/Instances', { token: initiator.token, body: { definitionId, title, form: { reason: '出差' }, fileIds: [] } });
+    return r.instanceId;
+  }
+  const act = (u: TestUser, id: string, action: string, body: Record<string, unknown> = {}) => ok(app(), 'POST', `/api/Workflow/Instances/${id}/${action}`, { token: u.token, body });
+  const notices = (u: TestUser, query: Record<string, string | number | boolean> = {}) => ok(app(), 'GET', '/api/Notices', { token: u.token, query: { page: 1, pageSize: 50, ...query } });
+  const about = async (u: TestUser, id: string) =>
+    (await notices(u)).data.filter((n: any) => n.link === `/workflow/informationDetails?id=${id}`).map((n: any) => ({ kind: n.kind, resolved: n.resolved, resolution: n.resolution }));
+
+  test('a two-step request: the approvers of the step and the CC are told, nobody else; a decision resolves the others’ notices; the end tells the initiator', async () => {
+    const [initiator, a1, a2, b, cc, outsider] = await Promise.all(['发起人', '甲', '乙', '丙', '抄送', '路人'].map(person));
+    const def = await define(
+      [
+        { name: '主管', mode: 'any', approvers: [a1, a2] },
+        { name: '财务', mode: 'sequential', approvers: [b] },
+      ],
+      [cc],
+    );
+    const id = await start(initiator, def, '北京出差报销');
+    expect(await dispatch()).toBeGreaterThanOrEqual(1);
+
+    const page = await notices(a1);
+    expect(page.unread).toBe(1);
+    expect(page.data[0]).toMatchObject({
+      kind: 'approval.waiting',
+      title: '待审批：北京出差报销',
+      body: `${initiator.nickName} 的申请等待你审批`,
+      link: `/workflow/informationDetails?id=${id}`,
+      read: false,
+      resolved: false,
+      resolution: '',
+    });
+    expect(page.data[0].createdAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(await about(a2, id)).toEqual([{ kind: 'approval.waiting', resolved: false, resolution: '' }]);
+    expect(await about(cc, id)).toEqual([{ kind: 'approval.cc', resolved: false, resolution: '' }]);
+    // the next step's approver is not asked yet; the initiator and an outsider get nothing
+    expect(await about(b, id)).toEqual([]);
+    expect(await about(initiator, id)).toEqual([]);
+    expect((await notices(outsider)).total).toBe(0);
+    expect((await ok(app(), 'GET', '/api/Notices/UnreadCount', { token: outsider.token })).unread).toBe(0);
+
+    // 或签: a1 decides; a2 no longer needs to
+    await act(a1, id, 'Approve', { comment: '同意' });
+    await dispatch();
+    expect(await about(a1, id)).toEqual([{ kind: 'approval.waiting', resolved: true, resolution: '已处理' }]);
+    expect(await about(a2, id)).toEqual([{ kind: 'approval.waiting', resolved: true, resolution: `已由${a1.nickName}处理` }]);
+    expect(await about(b, id)).toEqual([{ kind: 'approval.waiting', resolved: false, resolution: '' }]);
+
+    await act(b, id, 'Reject', { comment: '票据不全' });
+    await dispatch();
+    expect(await about(b, id)).toEqual([{ kind: 'approval.waiting', resolved: true, resolution: '已处理' }]);
+    const mine = await notices(initiator);
+    expect(mine.data).toHaveLength(1);
+    expect(mine.data[0]).toMatchObject({ kind: 'approval.rejected', title: '审批驳回：北京出差报销', body: `${b.nickName} 驳回了你的申请`, resolved: false });
+  });
+
+  test('approved, transferred, returned and revoked requests: who is told what', async () => {
+    const [initiator, a, b, c, d] = await Promise.all(['发起人', '一', '二', '三', '四'].map(person));
+    const def = await define([
+      { name: '第一步', mode: 'sequential', approvers: [a] },
+      { name: '第二步', mode: 'sequential', approvers: [b] },
+    ]);
+
+    // transferred to c, who approves; then b returns it to the first step; a approves, b approves
+    const id = await start(initiator, def, '采购申请');
+    await act(a, id, 'Transfer', { userId: c.userId, comment: '请代为处理' });
+    await dispatch();
+    expect(await about(a, id)).toEqual([{ kind: 'approval.waiting', resolved: true, resolution: '已处理' }]);
+    expect((await notices(c)).data[0]).toMatchObject({ kind: 'approval.waiting', body: `${a.nickName} 将 ${initiator.nickName} 的申请转交给你审批`, resolved: false });
+    await act(c, id, 'Approve');
+    await act(b, id, 'Return', { toStep: 0, comment: '请补充' });
+    await dispatch();
+    expect(await about(b, id)).toEqual([
+      { kind: 'approval.waiting', resolved: true, resolution: '已处理' },
+    ]);
+    // the first step starts afresh with its approvers as defined
+    expect((await about(a, id))[0]).toEqual({ kind: 'approval.returned', resolved: false, resolution: '' });
+    expect((await notices(a)).data[0].body).toBe(`${b.nickName} 将 ${initiator.nickName} 的申请退回到你所在的步骤，请重新审批`);
+    await act(a, id, 'Approve');
+    await act(b, id, 'Approve');
+    await dispatch();
+    expect((await notices(initiator)).data.map((n: any) => [n.kind, n.title])).toEqual([['approval.approved', '审批通过：采购申请']]);
+    expect((await about(b, id)).filter((n: any) => !n.resolved)).toEqual([]);
+    expect((await about(a, id)).filter((n: any) => !n.resolved)).toEqual([]);
+
+    // revoked while waiting: the waiting notice says so; the initiator is not told of his own act
+    const other = await start(initiator, def, '第二个申请');
+    await dispatch();
+    await act(initiator, other, 'Revoke');
+    await dispatch();
+    expect(await about(a, other)).toEqual([{ kind: 'approval.waiting', resolved: true, resolution: '申请人已撤回' }]);
+    expect(await about(initiator, other)).toEqual([]);
+    expect(await about(d, other)).toEqual([]);
+  });
+
+  test('read, all read and delete: one’s own notices only; a bad id is refused in Chinese', async () => {
+    const [initiator, a, other] = await Promise.all(['发起人', '读者', '旁人'].map(person));
+    const def = await define([{ name: '审批', mode: 'sequential', approvers: [a] }], [other]);
+    await start(initiator, def, '一');
+    await start(initiator, def, '二');
+    await start(initiator, def, '三');
+    await dispatch();
+    const page = await notices(a);
+    expect(page.unread).toBe(3);
+    const theirs = (await notices(other)).data.map((n: any) => n.id);
+    expect(theirs).toHaveLength(3);
+
+    // someone else's ids change nothing
+    expect(await ok(app(), 'POST', '/api/Notices/Read', { token: a.token, body: { ids: theirs } })).toEqual({ changed: 0 });
+    expect(await ok(app(), 'DELETE', '/api/Notices', { token: a.token, body: { ids: theirs } })).toEqual({ changed: 0 });
+    expect((await notices(other)).unread).toBe(3);
+
+    expect(await ok(app(), 'POST', '/api/Notices/Read', { token: a.token, body: { ids: [page.data[0].id] } })).toEqual({ changed: 1 });
+    expect((await notices(a)).unread).toBe(2);
+    expect((await notices(a, { unread: true })).data.map((n: any) => n.title)).toEqual(['待审批：二', '待审批：一']);
+    expect(await ok(app(), 'POST', '/api/Notices/ReadAll', { token: a.token, body: { kind: 'approval.cc' } })).toEqual({ changed: 0 });
+    expect(await ok(app(), 'POST', '/api/Notices/ReadAll', { token: a.token, body: {} })).toEqual({ changed: 2 });
+    expect((await ok(app(), 'GET', '/api/Notices/UnreadCount', { token: a.token })).unread).toBe(0);
+    expect(await ok(app(), 'DELETE', '/api/Notices', { token: a.token, body: { ids: [page.data[2].id] } })).toEqual({ changed: 1 });
+    expect((await notices(a)).total).toBe(2);
+    expect((await notices(a, { kind: 'approval.cc' })).total).toBe(0);
+    expect((await notices(other, { kind: 'approval.cc' })).total).toBe(3);
+
+    const bad = await call(app(), 'POST', '/api/Notices/Read', { token: a.token, body: { ids: ['x'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/[\u4e00-\u9fff]/);
+    expect((await call(app(), 'GET', '/api/Notices')).status).toBe(401);
+  });
+
+  test('an event committed before a stop is dispatched after it, once, however many dispatchers run; a failing event backs off alone', async () => {
+    const [initiator, a] = await Promise.all(['发起人', '审批人'].map(person));
+    const def = await define([{ name: '审批', mode: 'sequential', approvers: [a] }]);
+    const id = await start(initiator, def, '停机前提交');
+    // the instance stops before its dispatcher ran; another one (a restart) takes over
+    const restarted = await server.restart();
+    await restarted.services.dispatcher.stop();
+    await restarted.db
+      .insertInto('events')
+      .values({ kind: 'workflow.changed', payload: '{not json', created_at: Date.now(), dispatched_at: null })
+      .execute();
+    const before = Date.now();
+    const rounds = [() => restarted.services.dispatcher.runOnce(), () => app().services.dispatcher.runOnce(), () => restarted.services.dispatcher.runOnce()];
+    // on PostgreSQL the instances' rounds run at once; one process's two SQLite connections would
+    // only wait for each other's write lock, so there they take turns
+    const counts = kind === 'postgres' ? await Promise.all(rounds.map((r) => r())) : [await rounds[0](), await rounds[1](), await rounds[2]()];
+    expect(counts.reduce((s, n) => s + n, 0)).toBeGreaterThanOrEqual(1);
+    expect(await about(a, id)).toEqual([{ kind: 'approval.waiting', resolved: false, resolution: '' }]);
+    const broken = await restarted.db.selectFrom('events').selectAll().where('payload', '=', '{not json').executeTakeFirstOrThrow();
+    expect(broken.dispatched_at).toBeNull();
+    expect(Number(broken.attempts)).toBe(1);
+    expect(Number(broken.next_at)).toBeGreaterThanOrEqual(before + 2000); // tried again in 2 s, then 4, 8…
+    expect(broken.last_error).not.toBe('');
+    // nothing more to do: the broken one waits for its time
+    expect(await restarted.services.dispatcher.runOnce(100, before)).toBe(0);
+    expect(await about(a, id)).toHaveLength(1);
+    await restarted.db.deleteFrom('events').where('id', '=', broken.id).execute();
+    await restarted.close();
+  });
+
+  test('the dispatcher’s own round delivers a new notice within seconds', async () => {
+    const [initiator, a] = await Promise.all(['发起人', '审批人'].map(person));
+    const def = await define([{ name: '审批', mode: 'sequential', approvers: [a] }]);
+    app().services.dispatcher.start(200);
+    try {
+      const started = Date.now();
+      const id = await start(initiator, def, '自动送达');
+      let got: unknown[] = [];
+      while (Date.now() - started < 5000) {
+        got = await about(a, id);
+        if (got.length) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(got).toEqual([{ kind: 'approval.waiting', resolved: false, resolution: '' }]);
+    } finally {
+      await app().services.dispatcher.stop();
+    }
+    // an event recorded without a dispatcher running stays for the next round
+    await recordEvent(app().db, 'workflow.changed', { instanceId: 0, title: '', initiatorId: 0, actorId: 0, action: 'comment', status: 1, newTodo: [], goneTodo: [], cc: [] });
+    expect(await dispatch()).toBe(1);
+  });
+});
