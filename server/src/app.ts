@@ -269,7 +269,11 @@ export async function buildApp(config: AppConfig) {
   const dispatcher = app.services.dispatcher;
   dispatcher.onError = (err, eventId) => app.log.error({ err, eventId }, '云文档消息分发失败，稍后重试');
   app.addHook('onReady', async () => dispatcher.start());
-  app.addHook('preClose', async () => dispatcher.stop());
+  app.addHook('preClose', async () => {
+    // open pages' streams end, or the server would wait for them
+    app.services.notices.streams.stop();
+    await dispatcher.stop();
+  });
   const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));

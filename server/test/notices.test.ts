@@ -5,6 +5,7 @@
 // makes its notices once, however many dispatchers run; a failing event backs off without
 // holding up the others; the dispatcher's own round delivers within seconds.
 import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { call, createUser, databaseKinds, login, ok, startServer, type TestServer, type TestUser } from './support/harness';
 import { recordEvent } from '../src/modules/notices/events';
 
@@ -200,6 +201,63 @@ describe.each(databaseKinds())('notices (%s)', (kind) => {
     expect(await about(a, id)).toHaveLength(1);
     await restarted.db.deleteFrom('events').where('id', '=', broken.id).execute();
     await restarted.close();
+  });
+
+  test('an open page is pushed its new notices and unread count (server-sent events), also when another instance dispatched them', async () => {
+    const [initiator, a] = await Promise.all(['发起人', '推送'].map(person));
+    const def = await define([{ name: '审批', mode: 'sequential', approvers: [a] }]);
+    await app().listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app().server.address() as AddressInfo).port}/api/Notices/Stream`;
+    const controller = new AbortController();
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${a.token}` }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let buffer = '';
+    const events: Array<{ event: string; data: any }> = [];
+    let reading: ReturnType<typeof reader.read> | null = null;
+    const next = async (event: string, timeoutMs = 5000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const at = events.findIndex((e) => e.event === event);
+        if (at >= 0) return events.splice(at, 1)[0].data;
+        if (Date.now() > deadline) throw new Error(`no ${event} event within ${timeoutMs} ms`);
+        // one read in flight at a time: a read outlived by the timer is awaited again next turn
+        const read = (reading ??= reader.read());
+        const got = await Promise.race([read, new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+        if (!got) continue;
+        reading = null;
+        const { value, done } = got;
+        if (done) throw new Error('the stream ended');
+        if (value) buffer += Buffer.from(value).toString('utf8');
+        for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const name = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (name && data) events.push({ event: name, data: JSON.parse(data) });
+        }
+      }
+    };
+    expect(await next('unread')).toEqual({ unread: 0 });
+    // the request is dispatched by another instance on the same database
+    const other = await server.restart();
+    try {
+      await other.services.dispatcher.stop();
+      const t0 = Date.now();
+      const id = await start(initiator, def, '推送测试');
+      await other.services.dispatcher.runOnce();
+      const pushed = await next('notice');
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(pushed.unread).toBe(1);
+      expect(pushed.notice).toMatchObject({ kind: 'approval.waiting', title: '待审批：推送测试', link: `/workflow/informationDetails?id=${id}`, read: false });
+      // read on this instance: the page's count follows
+      await ok(app(), 'POST', '/api/Notices/Read', { token: a.token, body: { ids: [pushed.notice.id] } });
+      expect(await next('unread')).toEqual({ unread: 0 });
+    } finally {
+      await other.close();
+      controller.abort();
+    }
   });
 
   test('the dispatcher’s own round delivers a new notice within seconds', async () => {

@@ -5,12 +5,24 @@ import type { Database, UserRow } from '../../db/types';
 import type { TimeFormatter } from '../../lib/time';
 import { pageNotices, unreadCount, type NoticeRow } from './repository';
 import type { NoticesQuery } from './schemas';
+import { NoticeStreams } from './stream';
 
 export class NoticesService {
+  /** the pages open on this instance (/api/Notices/Stream) */
+  readonly streams: NoticeStreams;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly formatTime: TimeFormatter,
-  ) {}
+  ) {
+    this.streams = new NoticeStreams(db, {
+      unreadOf: (userId) => unreadCount(db, userId),
+      noticeOf: async (id) => {
+        const row = await db.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirst();
+        return row ? this.toWire(row) : null;
+      },
+    });
+  }
 
   private toWire(r: NoticeRow) {
     return {
@@ -43,6 +55,7 @@ export class NoticesService {
       .where('id', 'in', ids.map(Number))
       .where('read_at', 'is', null)
       .executeTakeFirst();
+    await this.streams.changed(user.id);
     return { changed: Number(r.numUpdatedRows) };
   }
 
@@ -50,11 +63,13 @@ export class NoticesService {
     let q = this.db.updateTable('notices').set({ read_at: Date.now() }).where('user_id', '=', user.id).where('read_at', 'is', null);
     if (kind) q = q.where('kind', '=', kind);
     const r = await q.executeTakeFirst();
+    await this.streams.changed(user.id);
     return { changed: Number(r.numUpdatedRows) };
   }
 
   async remove(user: UserRow, ids: readonly string[]): Promise<{ changed: number }> {
     const r = await this.db.deleteFrom('notices').where('user_id', '=', user.id).where('id', 'in', ids.map(Number)).executeTakeFirst();
+    await this.streams.changed(user.id);
     return { changed: Number(r.numDeletedRows) };
   }
 }
