@@ -24,7 +24,7 @@ export * from './share';
 export { encodePreviewData, decodePreviewData, previewListAround, PREVIEW_LIST_LIMIT, type PreviewTarget } from './previewData';
 export { passwordChecks, passwordPolicyNotes, type PasswordCheck } from './passwordPolicy';
 export { WORKFLOW_CHANGED_EVENT, announceWorkflowChange } from './workflow';
-export { NOTICE_KIND_NAMES, type Notice, type NoticeKind, type NoticePage } from './notices';
+export { NOTICE_KIND_NAMES, type Notice, type NoticeKind, type NoticePage, type NoticesQuery, type NoticeStreamHandlers } from './notices';
 export {
   FERRY_STATUS_TEXT,
   FERRY_STATUS_COLOR,

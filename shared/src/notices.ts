@@ -1,5 +1,7 @@
-// The 消息中心 of 云文档 (issue 28): the wire types of /api/Notices, shared by the server and the
-// shell's bell.
+// The 消息中心 of 云文档 (issue 28): the wire types of /api/Notices, and the reader of its stream
+// (server-sent events read with fetch, so that the token goes in the Authorization header).
+import { apiUrl } from './download/api';
+import { appStore, tokenAtom } from './state/atoms';
 
 /** What a notice is about. */
 export type NoticeKind =
@@ -43,4 +45,58 @@ export interface NoticePage {
   total: number;
   /** unread notices of the user, all kinds */
   unread: number;
+}
+
+export interface NoticesQuery {
+  page: number;
+  pageSize: number;
+  kind?: NoticeKind;
+  unread?: boolean;
+}
+
+export interface NoticeStreamHandlers {
+  /** the unread count (first on connecting, then after reads and deletions) */
+  onUnread(unread: number): void;
+  /** a new notice, with the unread count that includes it */
+  onNotice(notice: Notice, unread: number): void;
+}
+
+/**
+ * Reads /api/Notices/Stream until it ends or `signal` aborts; resolves when the stream ends
+ * (the server closed it, a network error), rejects when it could not be opened.
+ */
+export async function readNoticeStream(handlers: NoticeStreamHandlers, signal: AbortSignal): Promise<void> {
+  const token = appStore.get(tokenAtom);
+  const res = await fetch(apiUrl('/Notices/Stream'), {
+    headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    signal,
+    cache: 'no-store',
+  });
+  if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const event = /^event: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        if (!event || !data) continue;
+        try {
+          const parsed = JSON.parse(data) as { unread: number; notice?: Notice };
+          if (event === 'unread') handlers.onUnread(Number(parsed.unread) || 0);
+          else if (event === 'notice' && parsed.notice) handlers.onNotice(parsed.notice, Number(parsed.unread) || 0);
+        } catch {
+          // a line that is not JSON: skipped
+        }
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
 }

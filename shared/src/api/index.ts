@@ -1,5 +1,6 @@
 // Typed calls of the 云文档 API. Paths are relative to the API prefix (`/api` by default).
 import { http, type HttpConfig } from '../http/client';
+import { readNoticeStream, type NoticeKind, type NoticePage, type NoticesQuery, type NoticeStreamHandlers } from '../notices';
 import type {
   ClientBranding,
   CreateFileBody,
@@ -252,6 +253,14 @@ export const api = {
   /** GET a payload's data.url (text) or data.conversionUrl (office): a path from the site root, /api/… */
   getPreviewText: (url: string, config?: HttpConfig) => http.get<TextPreview>(url.replace(/^\/api/, ''), config),
   getPreviewConversion: (url: string, config?: HttpConfig) => http.get<PreviewConversion>(url.replace(/^\/api/, ''), config),
+  // ---- 消息中心 (issue 28) ----
+  getNotices: (query: NoticesQuery, config?: HttpConfig) => http.get<NoticePage>('/Notices', { ...config, params: { ...query, ...config?.params } }),
+  getNoticeUnread: (config?: HttpConfig) => http.get<{ unread: number }>('/Notices/UnreadCount', config),
+  readNotices: (ids: string[], config?: HttpConfig) => http.post<{ changed: number }>('/Notices/Read', { ids }, config),
+  readAllNotices: (kind?: NoticeKind, config?: HttpConfig) => http.post<{ changed: number }>('/Notices/ReadAll', kind ? { kind } : {}, config),
+  deleteNotices: (ids: string[], config?: HttpConfig) => http.delete<{ changed: number }>('/Notices', { ...config, data: { ids } }),
+  /** the pushed notices of the signed-in user, until the stream ends (see readNoticeStream) */
+  openNoticeStream: (handlers: NoticeStreamHandlers, signal: AbortSignal) => readNoticeStream(handlers, signal),
   // ---- approvals (api-contract.md, "Approvals") ----
   getWorkflowDefinitions: (config?: HttpConfig) => http.get<WorkflowDefinition[]>('/Workflow/Definitions', config),
   createWorkflowDefinition: (body: WorkflowDefinitionBody, config?: HttpConfig) =>

@@ -41,6 +41,7 @@ import {
 import { TabsBar, type TabAction } from './tabs/TabsBar';
 import { useWorkflowTodo } from './useWorkflowTodo';
 import { DiskWarning } from './DiskWarning';
+import { NoticeBell } from './NoticeBell';
 import { closeAll, closeLeft, closeOthers, closeRight, closeTab, moveTab, nextActiveTab, openTab, type TabItem } from './tabs/tabsModel';
 import { tabsAtom } from './tabs/tabsState';
 
@@ -218,6 +219,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
           }}
           style={{ flex: 1, minWidth: 0, borderBottom: 'none' }}
         />
+        <NoticeBell onOpen={(link) => navigate(link)} />
         <Dropdown
           trigger={['click']}
           menu={{
