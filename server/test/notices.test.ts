@@ -139,6 +139,20 @@ describe.each(databaseKinds())('notices (%s)', (kind) => {
     expect(await about(d, other)).toEqual([]);
   });
 
+  test('a leaver’s waiting approval handed over (离职交接): the successor is asked, the leaver’s notice is resolved', async () => {
+    const [initiator, leaver, successor] = await Promise.all(['发起人', '离职者', '接手人'].map(person));
+    const def = await define([{ name: '审批', mode: 'sequential', approvers: [leaver] }]);
+    const id = await start(initiator, def, '离职前的待办');
+    await dispatch();
+    expect(await about(leaver, id)).toEqual([{ kind: 'approval.waiting', resolved: false, resolution: '' }]);
+    await ok(app(), 'POST', `/api/Admin/Users/${leaver.userId}/Handover`, { token: adminToken, body: { successorId: successor.userId, shares: 'keep' } });
+    await dispatch();
+    expect((await notices(successor)).data[0]).toMatchObject({ kind: 'approval.waiting', title: '待审批：离职前的待办', resolved: false });
+    // the leaver can no longer sign in: the row itself says the notice was resolved
+    const row = await app().db.selectFrom('notices').selectAll().where('user_id', '=', Number(leaver.userId)).where('object_id', '=', id).executeTakeFirstOrThrow();
+    expect(row.resolved_at).not.toBeNull();
+  });
+
   test('read, all read and delete: one’s own notices only; a bad id is refused in Chinese', async () => {
     const [initiator, a, other] = await Promise.all(['发起人', '读者', '旁人'].map(person));
     const def = await define([{ name: '审批', mode: 'sequential', approvers: [a] }], [other]);

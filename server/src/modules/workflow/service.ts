@@ -809,6 +809,27 @@ export class WorkflowService {
       }
       await appendActions(trx, row.id, added, h.now);
       await setParticipants(trx, row.id, this.roles(moved.state, [...log, ...added], snapshot));
+      if (moved.transferred) {
+        // the successor is asked in the leaver's place (a transfer by the administrator)
+        const waitedFor = pendingApprovers(JSON.parse(row.state) as InstanceState);
+        const waiting = pendingApprovers(moved.state);
+        await recordEvent(
+          trx,
+          'workflow.changed',
+          {
+            instanceId: row.id,
+            title: row.title,
+            initiatorId: initiator ? h.to : Number(row.initiator_id),
+            actorId: h.actorId,
+            action: 'transfer',
+            status: moved.state.status,
+            newTodo: waiting.filter((u) => !waitedFor.includes(u)),
+            goneTodo: waitedFor.filter((u) => !waiting.includes(u)),
+            cc: [],
+          },
+          h.now,
+        );
+      }
       if (moved.transferred) pendingTasks++;
       if (initiator) runningFlows++;
     }
