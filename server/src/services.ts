@@ -142,6 +142,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const notices = new NoticesService(db, formatTime);
   const dispatcher = new NoticeDispatcher(db, new JobLeases(db));
   workflow.afterChange(() => dispatcher.nudge());
+  shares.afterShare = () => dispatcher.nudge();
   return {
     objects,
     instances,

@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { call, createUser, databaseKinds, login, ok, startServer, type TestServer, type TestUser } from './support/harness';
+import { makeFolder } from './support/content';
 import { recordEvent } from '../src/modules/notices/events';
 
 describe.each(databaseKinds())('notices (%s)', (kind) => {
@@ -151,6 +152,53 @@ describe.each(databaseKinds())('notices (%s)', (kind) => {
     // the leaver can no longer sign in: the row itself says the notice was resolved
     const row = await app().db.selectFrom('notices').selectAll().where('user_id', '=', Number(leaver.userId)).where('object_id', '=', id).executeTakeFirstOrThrow();
     expect(row.resolved_at).not.toBeNull();
+  });
+
+  test('an internal share tells the people it reaches (a user, a department and those below it, a group) and nobody else; cancelled, it says so', async () => {
+    const [owner, direct, outsider] = await Promise.all(['分享人', '直接', '路人'].map(person));
+    const dept = await ok(app(), 'POST', '/api/Admin/Departments', { token: adminToken, body: { name: `通知部-${crypto.randomUUID().slice(0, 6)}` } });
+    const team = await ok(app(), 'POST', '/api/Admin/Departments', { token: adminToken, body: { name: '下级组', parentId: dept.id } });
+    const group = await ok(app(), 'POST', '/api/Admin/Groups', { token: adminToken, body: { name: `通知组-${crypto.randomUUID().slice(0, 6)}` } });
+    const member = async (nickName: string, deptId: string | null) => {
+      const u = await createUser(app(), adminToken, { nickName });
+      if (deptId) await ok(app(), 'PUT', `/api/Admin/Users/${u.userId}`, { token: adminToken, body: { deptId } });
+      const session = await login(app(), u.userName, u.password);
+      return { ...u, token: session.token, jwtId: session.jwtId } as TestUser;
+    };
+    const inDept = await member('部门成员', dept.id);
+    const inTeam = await member('下级成员', team.id);
+    const inGroup = await member('组员', null);
+    const gone = await member('已停用', dept.id);
+    await ok(app(), 'PUT', `/api/Admin/Groups/${group.id}/Members`, { token: adminToken, body: { userIds: [inGroup.userId] } });
+    await ok(app(), 'POST', `/api/Admin/Users/${gone.userId}/Disable`, { token: adminToken });
+    const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: owner.token }))[0].id;
+    const folder = await makeFolder(app(), owner.token, root, '季度报告');
+    const share = await ok(app(), 'POST', '/api/User/Shares', {
+      token: owner.token,
+      body: {
+        fileIds: [folder.id],
+        shareType: 1,
+        level: 2,
+        expireAt: null,
+        downloadLimit: null,
+        targets: [
+          { type: 1, id: direct.userId },
+          { type: 2, id: dept.id },
+          { type: 3, id: group.id },
+        ],
+      },
+    });
+    await dispatch();
+    for (const u of [direct, inDept, inTeam, inGroup]) {
+      const page = await notices(u, { kind: 'share.received' });
+      expect(page.data).toHaveLength(1);
+      expect(page.data[0]).toMatchObject({ title: `${owner.nickName} 分享给你：“季度报告”`, body: '权限：预览和下载。在“与我共享”中查看', link: '/file/shareme', resolved: false });
+    }
+    for (const u of [owner, outsider]) expect((await notices(u, { kind: 'share.received' })).total).toBe(0);
+    expect(await app().db.selectFrom('notices').select('id').where('user_id', '=', Number(gone.userId)).execute()).toEqual([]);
+
+    await ok(app(), 'DELETE', '/api/User/Shares', { token: owner.token, body: [share.shareId] });
+    expect((await notices(inTeam, { kind: 'share.received' })).data[0]).toMatchObject({ resolved: true, resolution: '分享已取消' });
   });
 
   test('read, all read and delete: one’s own notices only; a bad id is refused in Chinese', async () => {

@@ -13,8 +13,10 @@ export type NoticeKind =
   | 'approval.approved'
   /** my request was rejected */
   | 'approval.rejected'
-  /** my request was returned to me */
-  | 'approval.returned';
+  /** approvers of an earlier step: the request was returned to it */
+  | 'approval.returned'
+  /** an internal share reached me (as a user, through my department or a group) */
+  | 'share.received';
 
 /** The kinds with their Chinese names, for the filter of the notice list. */
 export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
@@ -23,6 +25,7 @@ export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
   'approval.approved': '审批通过',
   'approval.rejected': '审批驳回',
   'approval.returned': '退回给我',
+  'share.received': '分享给我',
 };
 
 export interface Notice {

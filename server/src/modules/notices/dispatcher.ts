@@ -85,8 +85,69 @@ const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) 
   );
 };
 
+const SHARE_LEVEL_NAMES: Record<number, string> = { 1: '仅预览', 2: '预览和下载', 3: '上传和编辑' };
+/** share_targets.target_type (shares/repository.ts TARGET) */
+const TARGET_USER = 1;
+const TARGET_DEPARTMENT = 2;
+const TARGET_GROUP = 3;
+
+/**
+ * The active people an internal share reaches, as 与我共享 finds them: the users named, the
+ * members of the groups, and the people of the departments and of every department below them.
+ */
+async function shareRecipients(db: Kysely<Database>, targets: ReadonlyArray<{ type: number; id: number }>, ownerId: number): Promise<number[]> {
+  const of = (type: number) => targets.filter((t) => t.type === type).map((t) => Number(t.id));
+  const ids = new Set<number>(of(TARGET_USER));
+  const groups = of(TARGET_GROUP);
+  if (groups.length) for (const r of await db.selectFrom('group_members').select('user_id').where('group_id', 'in', groups).execute()) ids.add(Number(r.user_id));
+  const departments = of(TARGET_DEPARTMENT);
+  if (departments.length) {
+    const roots = await db.selectFrom('departments').select('path').where('id', 'in', departments).execute();
+    for (const { path } of roots) {
+      const members = await db
+        .selectFrom('users')
+        .innerJoin('departments', 'departments.id', 'users.dept_id')
+        .select('users.id')
+        .where((eb) => eb.or([eb('departments.path', '=', path), eb('departments.path', 'like', `${path}/%`)]))
+        .execute();
+      for (const m of members) ids.add(Number(m.id));
+    }
+  }
+  ids.delete(ownerId);
+  const all = [...ids];
+  const active: number[] = [];
+  for (let i = 0; i < all.length; i += 1000) {
+    const rows = await db.selectFrom('users').select('id').where('id', 'in', all.slice(i, i + 1000)).where('disabled', '=', 0).execute();
+    for (const r of rows) active.push(Number(r.id));
+  }
+  return active;
+}
+
+const shareReceived: Handler<'share.received'> = async (trx, event, p, now) => {
+  // cancelled before it was dispatched: nobody is told
+  const share = await trx.selectFrom('shares').select(['id', 'deleted']).where('id', '=', p.shareId).executeTakeFirst();
+  if (!share || Number(share.deleted) !== 0) return;
+  const owner = (await namesOf(trx, [p.ownerId])).get(p.ownerId) ?? '';
+  const quoted = p.itemNames.map((n) => `“${n}”`).join('、');
+  const what = p.itemCount > p.itemNames.length ? `${quoted}等 ${p.itemCount} 项` : quoted;
+  const recipients = await shareRecipients(trx, p.targets, p.ownerId);
+  const rows: NewNotice[] = recipients.map((userId) => ({
+    user_id: userId,
+    kind: 'share.received',
+    title: `${owner} 分享给你：${what}`,
+    body: `权限：${SHARE_LEVEL_NAMES[p.level] ?? ''}。在“与我共享”中查看`,
+    object_type: 'share',
+    object_id: p.shareId,
+    link: '/file/shareme',
+    event_id: event.id,
+    created_at: now,
+  }));
+  for (let i = 0; i < rows.length; i += 500) await insertNotices(trx, rows.slice(i, i + 500));
+};
+
 const HANDLERS: { [K in EventKind]: Handler<K> } = {
   'workflow.changed': workflowChanged,
+  'share.received': shareReceived,
 };
 
 /** Seconds before the n-th retry: 2, 4, 8… up to 10 minutes. */

@@ -24,6 +24,18 @@ export interface EventPayloads {
     /** people copied (at the start) */
     cc: number[];
   };
+  /** an internal share was made (shares/service.ts) */
+  'share.received': {
+    shareId: string;
+    ownerId: number;
+    /** the first items' names */
+    itemNames: string[];
+    itemCount: number;
+    /** 1 仅预览, 2 预览和下载, 3 上传和编辑 */
+    level: number;
+    /** users, departments (with the ones below) and groups (shares/repository.ts TARGET) */
+    targets: Array<{ type: number; id: number }>;
+  };
 }
 
 export type EventKind = keyof EventPayloads;

@@ -83,6 +83,8 @@ export interface NewShareInput {
   downloadLimit?: number | null;
   targets?: ShareTarget[];
   now?: number;
+  /** more writes in the share's transaction (the event that tells its recipients) */
+  also?: (trx: Kysely<Database>, row: ShareRow) => Promise<void>;
 }
 
 /** Creates a share with a random id, its items and recipients; returns its row. */
@@ -118,6 +120,7 @@ export async function insertShare(db: Kysely<Database>, input: NewShareInput): P
       .values(itemIds.map((itemId, position) => ({ share_id: row.id, item_id: itemId, position })))
       .execute();
     if (input.targets?.length) await replaceTargets(trx, row.id, input.targets);
+    if (input.also) await input.also(trx, row);
     return row;
   });
 }

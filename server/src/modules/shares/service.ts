@@ -5,6 +5,8 @@
 // the creator disabled or without the right, the items in the recycle bin.
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, ShareRow, SharesTable, UserRow } from '../../db/types';
+import { recordEvent as recordNoticeEvent } from '../notices/events';
+import { resolveNotices } from '../notices/repository';
 import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import { parseDateTime, type TimeFormatter } from '../../lib/time';
@@ -162,6 +164,9 @@ export class SharesService {
     return items;
   }
 
+  /** runs after a share that tells people was made (the notice dispatcher is nudged) */
+  afterShare: (() => void) | null = null;
+
   /** POST /api/User/Shares */
   async create(user: UserRow, body: CreateShareBody): Promise<{ shareId: string; url: string; accessKey: string }> {
     const now = Date.now();
@@ -185,7 +190,18 @@ export class SharesService {
       downloadLimit: body.downloadLimit ?? null,
       targets,
       now,
+      // the people it reaches are told (notices/dispatcher.ts works out who they are)
+      also: targets.length
+        ? (trx, share) =>
+            recordNoticeEvent(
+              trx,
+              'share.received',
+              { shareId: share.id, ownerId: user.id, itemNames: items.slice(0, 3).map((i) => i.name), itemCount: items.length, level: body.level, targets },
+              now,
+            )
+        : undefined,
     });
+    this.afterShare?.();
     return { shareId: row.id, url: shareUrl(row), accessKey };
   }
 
@@ -232,7 +248,11 @@ export class SharesService {
     if (unique.some((id) => !SHARE_ID.test(id))) throw notFound(SHARE_GONE);
     const own = await this.db.selectFrom('shares').select('id').where('id', 'in', unique).where('owner_id', '=', user.id).execute();
     if (own.length !== unique.length) throw notFound(SHARE_GONE);
-    return { cancelled: await cancelShares(this.db, user.id, unique, Date.now()) };
+    const now = Date.now();
+    const cancelled = await cancelShares(this.db, user.id, unique, now);
+    // what its recipients were told no longer holds
+    for (const id of unique) await resolveNotices(this.db, { type: 'share', id }, ['share.received'], null, '分享已取消', now);
+    return { cancelled };
   }
 
   /** Shares of a person that work now (not cancelled, not expired, downloads left). */
