@@ -75,7 +75,8 @@ describe('upload hashing worker', () => {
     const big = { ...staged, session: 'big', file: path.join(dir, 'big.part'), chunkSize: 64 << 20, size: 64 << 20 };
     fs.writeFileSync(big.file, Buffer.alloc(big.size, 7));
     const pending = hashing.digest(big);
-    await (hashing as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    // the worker thread itself (inside its lib/worker-client.ts WorkerClient)
+    await (hashing as unknown as { worker: { worker: { terminate(): Promise<number> } } }).worker.worker.terminate();
     await expect(pending).rejects.toThrow();
     fs.writeFileSync(staged.file, content);
     await expect(hashing.digest(staged)).resolves.toBe(md5(content));

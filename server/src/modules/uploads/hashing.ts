@@ -5,7 +5,7 @@
 // arrive ahead of their turn join the prefix when the gap before them is filled.
 // The worker keeps its state in memory only: after a restart, or if the worker died, the merge
 // hashes the staging file from its start.
-import { Worker } from 'node:worker_threads';
+import { WorkerClient } from '../../lib/worker-client';
 
 /** The worker's code (CommonJS, evaluated as is: it must not depend on the build). */
 const WORKER_SOURCE = String.raw`
@@ -102,53 +102,16 @@ export interface StagedFile {
   size: number;
 }
 
-interface Pending {
-  resolve(value: string): void;
-  reject(error: Error): void;
-}
-
 export class UploadHashing {
-  private worker: Worker | null = null;
-  private readonly pending = new Map<number, Pending>();
-  private lastId = 0;
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    // an idle worker must not keep the process alive
-    worker.unref();
-    worker.on('message', (m: { id: number; result?: string; error?: string }) => {
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.error !== undefined) p.reject(new Error(m.error));
-      else p.resolve(m.result ?? '');
-    });
-    const lost = (err: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      const waiting = [...this.pending.values()];
-      this.pending.clear();
-      for (const p of waiting) p.reject(err);
-    };
-    worker.on('error', lost);
-    worker.on('exit', () => lost(new Error('upload hashing worker stopped')));
-    this.worker = worker;
-    return worker;
-  }
+  private readonly worker = new WorkerClient<string>(WORKER_SOURCE, 'upload hashing worker');
 
   private ask(message: Record<string, unknown>): Promise<string> {
-    const worker = this.start();
-    const id = ++this.lastId;
-    return new Promise<string>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id });
-    });
+    return this.worker.ask(message);
   }
 
   private tell(message: Record<string, unknown>): void {
     // nothing to tell a worker that is not running: it holds no state
-    if (message.op === 'open' || this.worker) this.start().postMessage(message);
+    this.worker.tell(message, message.op === 'open');
   }
 
   /** A new session: its prefix hash starts empty. */
@@ -173,12 +136,7 @@ export class UploadHashing {
     this.tell({ op: 'forget', session });
   }
 
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of waiting) p.reject(new Error('upload hashing worker stopped'));
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }
