@@ -5,15 +5,18 @@
 // it and dropped at the end) with its contents in a private S3 store (scripts/rgw.sh: Ceph's
 // RADOS Gateway, objects in memory), one SECRET_KEY, TRUST_PROXY=1, LOG_LEVEL=warn.
 // 1. Load: N simulated users (bench/lib/cluster-load.mjs, a process of its own), each signed in
-//    and in a closed loop without think time, doing folder listings, name searches, downloads,
+//    and in a closed loop, doing folder listings, name searches, downloads,
 //    small uploads (the web client's calls for a file of one chunk) and now and then a zip task
 //    (create, Status every 3 s like the page, the zip), through nginx (deploy/nginx/cluster.conf
 //    itself, its upstream servers replaced and its per-address limit_conn left out: every
 //    simulated user comes from 127.0.0.1) to ONE instance, then the same through nginx
 //    round-robin to TWO instances (same database, same bucket, separate DATA_DIRs). Each
-//    configuration starts from a fresh database and bucket, seeded alike. Printed: requests,
-//    errors (goal 0), p50/p95/p99 of the metadata calls (listings and searches; goal p95 ≤ 100 ms
-//    with one instance), requests/s (goal two/one ≥ 1.3×), and the CPU seconds every process used
+//    configuration starts from a fresh database and bucket, seeded alike, and is measured twice:
+//    as people use it (think times of 3 s on average between a user's actions: the latency, goal
+//    p95 of the metadata calls ≤ 100 ms with one instance) and at capacity (no think time: every
+//    user sends its next request as soon as the last is answered; goal requests/s two/one ≥ 1.3×).
+//    Printed for both: requests, errors (goal 0), p50/p95/p99 of the metadata calls (listings and
+//    searches), requests/s, and the CPU seconds every process used
 //    in the measured window, read from /proc: the load generator, nginx, each instance, the
 //    PostgreSQL backends of the database (and the server's other processes), rgw (its monitor,
 //    OSD and gateway), and the rest of the machine.
@@ -23,8 +26,9 @@
 //    to one instance with S3 storage against one with local storage (both on PostgreSQL), in the
 //    same run, alternating. MB/s and S3/local (goal ≥ 0.8).
 // BENCH_CLUSTER_USERS (200), BENCH_CLUSTER_SECONDS (60 per configuration),
-// BENCH_CLUSTER_WARMUP_SECONDS (a sixth of it, 2–10 s), BENCH_CLUSTER_THINK_MS (0: no think time;
-// else the mean of exponential pauses between a user's actions), BENCH_CLUSTER_TRANSFER_MB (1024),
+// BENCH_CLUSTER_WARMUP_SECONDS (a sixth of it, 2–10 s), BENCH_CLUSTER_USER_THINK_MS (3000: the mean
+// of the exponential pauses between a user's actions in the latency run), BENCH_CLUSTER_THINK_MS
+// (0: the pauses of the capacity run), BENCH_CLUSTER_TRANSFER_MB (1024),
 // BENCH_CLUSTER_TRANSFER_RUNS (1) and BENCH_CLUSTER_PARTS=load,transfer change it.
 import crypto from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
@@ -51,6 +55,7 @@ const WARMUP_SECONDS = Number(process.env.BENCH_CLUSTER_WARMUP_SECONDS || Math.m
 const TRANSFER_MB = Number(process.env.BENCH_CLUSTER_TRANSFER_MB || 1024);
 const TRANSFER_RUNS = Number(process.env.BENCH_CLUSTER_TRANSFER_RUNS || 1);
 const THINK_MS = Number(process.env.BENCH_CLUSTER_THINK_MS || 0);
+const USER_THINK_MS = Number(process.env.BENCH_CLUSTER_USER_THINK_MS || 3000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PARTS = new Set((process.env.BENCH_CLUSTER_PARTS || 'load,transfer').split(',').map((p) => p.trim()));
 const NGINX = process.env.NGINX || '/usr/sbin/nginx';
@@ -447,13 +452,13 @@ async function seedUsers(url, adminToken, chunkSize) {
 }
 
 /** Runs the load generator against `url`; `groups` names the processes to read CPU of. */
-async function runLoad(cleanup, url, users, options, groupsOf) {
+async function runLoad(cleanup, url, users, options, groupsOf, thinkMs, runTag) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-bench-load-'));
   cleanup.add('load configuration', () => fs.rmSync(dir, { recursive: true, force: true }));
   const configFile = path.join(dir, 'config.json');
   fs.writeFileSync(configFile, JSON.stringify({
     url, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, timeoutMs: REQUEST_TIMEOUT_MS, chunkSize: options.chunkSize,
-    chunkCheck: options.chunkCheck, zipPollMs: ZIP_POLL_MS, thinkMs: THINK_MS, mix: MIX, keywords: KEYWORDS, users,
+    chunkCheck: options.chunkCheck, zipPollMs: ZIP_POLL_MS, thinkMs, runTag, mix: MIX, keywords: KEYWORDS, users,
   }));
   const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'cluster-load.mjs'), configFile], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const handle = { pid: child.pid, exitSignal: 'SIGKILL' };
@@ -526,17 +531,19 @@ async function loadConfiguration(cleanup, rgw, secretKey, count) {
       g['rgw (ceph-mon, ceph-osd, radosgw)'] = descendants(procs, rgw.pid);
       return g;
     };
-    const run = await runLoad(local, nginx.url, users, { chunkSize, chunkCheck: options.chunkCheck === true }, groupsOf);
+    const loadOptions = { chunkSize, chunkCheck: options.chunkCheck === true };
+    // as people use it (think times), then at capacity (none), on the same data
+    const usersRun = await runLoad(local, nginx.url, users, loadOptions, groupsOf, USER_THINK_MS, 'a');
+    const run = await runLoad(local, nginx.url, users, loadOptions, groupsOf, THINK_MS, 'b');
     const warnings = servers.map((s) => ({ name: s.name, ...serverWarnings(s) }));
     const nginxErrors = nginx.errors();
-    return { label, count, setupMs, run, warnings, nginxErrors, database: db.name, bucket };
+    return { label, count, setupMs, run, usersRun, warnings, nginxErrors, database: db.name, bucket };
   } finally {
     await local.all();
   }
 }
 
-function summarise(c) {
-  const r = c.run;
+function summarise(c, r = c.run) {
   const lat = r.latencies;
   const windowS = r.windowMs / 1000;
   const requests = Object.values(lat).reduce((s, xs) => s + xs.length, 0);
@@ -544,7 +551,7 @@ function summarise(c) {
   const warmErrors = Object.values(r.warmErrors).reduce((s, x) => s + x, 0);
   const actionsDone = Object.values(r.actionCounts).reduce((s, x) => s + x, 0);
   return {
-    ...c, windowS, requests, errors, warmErrors, rps: requests / windowS, actionsPerS: actionsDone / windowS,
+    ...c, run: r, windowS, requests, errors, warmErrors, rps: requests / windowS, actionsPerS: actionsDone / windowS,
     meta: stats([...(lat.list || []), ...(lat.search || [])]),
     kinds: Object.fromEntries(Object.entries(lat).map(([k, xs]) => [k, stats(xs)])),
     actionStats: Object.fromEntries(Object.entries(r.actions).map(([k, xs]) => [k, stats(xs)])),
@@ -552,20 +559,26 @@ function summarise(c) {
 }
 
 async function partLoad(cleanup, rgw) {
-  console.log(`1. Load: ${n(USERS)} simulated users, closed loop ${THINK_MS ? `with think times of ${THINK_MS} ms on average (exponential)` : 'without think time'}, ${SECONDS} s measured after ${WARMUP_SECONDS} s of warm-up per configuration; mix by weight ${Object.entries(MIX).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`1. Load: ${n(USERS)} simulated users in a closed loop, measured twice per configuration: with think times of ${USER_THINK_MS} ms on average (exponential) between a user's actions (latency), then ${THINK_MS ? `with ${THINK_MS} ms` : 'without think time'} (capacity); ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up; mix by weight ${Object.entries(MIX).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log('   through nginx (deploy/nginx/cluster.conf without limit_conn: every simulated user is 127.0.0.1) to one instance, then round-robin to two;');
   console.log('   each configuration on a fresh database and bucket, seeded alike; same SECRET_KEY, separate DATA_DIRs');
   const secretKey = crypto.randomBytes(32).toString('base64url');
-  const one = summarise(await loadConfiguration(cleanup, rgw, secretKey, 1));
-  printConfiguration(one);
-  const two = summarise(await loadConfiguration(cleanup, rgw, secretKey, 2));
-  printConfiguration(two);
-  return report(one, two);
+  const oneRaw = await loadConfiguration(cleanup, rgw, secretKey, 1);
+  const oneUsers = summarise(oneRaw, oneRaw.usersRun);
+  const one = summarise(oneRaw);
+  printConfiguration(oneUsers, 'latency run');
+  printConfiguration(one, 'capacity run');
+  const twoRaw = await loadConfiguration(cleanup, rgw, secretKey, 2);
+  const twoUsers = summarise(twoRaw, twoRaw.usersRun);
+  const two = summarise(twoRaw);
+  printConfiguration(twoUsers, 'latency run');
+  printConfiguration(two, 'capacity run');
+  return report(one, two, oneUsers, twoUsers);
 }
 
-function printConfiguration(c) {
+function printConfiguration(c, what) {
   const errs = Object.entries(c.run.errors).map(([k, v]) => `${k} ${v}`).join(', ');
-  console.log(`${c.label}: ${n(c.requests)} requests in ${c.windowS.toFixed(1)} s (${c.rps.toFixed(0)}/s), ${c.errors} errors${errs ? ` (${errs})` : ''}, metadata p95 ${f1(c.meta.p95)}; ${c.warmErrors} errors during the warm-up; drained in ${s1(c.run.drainMs)}`);
+  console.log(`${c.label}, ${what}: ${n(c.requests)} requests in ${c.windowS.toFixed(1)} s (${c.rps.toFixed(0)}/s), ${c.errors} errors${errs ? ` (${errs})` : ''}, metadata p95 ${f1(c.meta.p95)}; ${c.warmErrors} errors during the warm-up; drained in ${s1(c.run.drainMs)}`);
   if (c.run.errorSamples.length) console.log(`  first errors: ${c.run.errorSamples.slice(0, 5).join(' | ')}`);
   for (const w of c.warnings) printWarnings(`instance ${w.name}`, w);
   if (c.nginxErrors.length) console.log(`note: nginx logged ${c.nginxErrors.length} warnings or errors, e.g. ${c.nginxErrors[0].slice(0, 300)}`);
@@ -584,21 +597,32 @@ const KIND_TITLES = {
   zipFile: 'GET DownloadTasks/{id}/File',
 };
 
-function report(one, two) {
+function report(one, two, oneUsers, twoUsers) {
   const two1 = two.rps / one.rps;
+  const errorsAll = one.errors + two.errors + oneUsers.errors + twoUsers.errors;
   console.log(`\nBaseline: one instance behind the same nginx, same users, same seeded data, same seeded sequence of actions per user. Metadata = listings + name searches. Percentiles by nearest rank over the requests that finished in the window.`);
+  console.log(`\nLatency: ${n(USERS)} users with think times of ${USER_THINK_MS} ms on average`);
+  printTable([
+    { key: 'what', title: 'configuration' }, { key: 'req', title: 'requests', align: 'right' }, { key: 'err', title: 'errors', align: 'right' },
+    { key: 'rps', title: 'requests/s', align: 'right' }, { key: 'p50', title: 'metadata p50', align: 'right' }, { key: 'p95', title: 'p95', align: 'right' },
+    { key: 'p99', title: 'p99', align: 'right' }, { key: 'goal', title: 'goal', align: 'right' }, { key: 'res', title: 'result', align: 'right' },
+  ], [
+    { what: 'baseline: nginx → one instance', req: n(oneUsers.requests), err: oneUsers.errors, rps: oneUsers.rps.toFixed(0), p50: f1(oneUsers.meta.p50), p95: f1(oneUsers.meta.p95), p99: f1(oneUsers.meta.p99), goal: `p95 ≤ ${GOAL.p95Ms} ms`, res: pass(oneUsers.meta.p95 <= GOAL.p95Ms) },
+    { what: 'nginx → two instances (round-robin)', req: n(twoUsers.requests), err: twoUsers.errors, rps: twoUsers.rps.toFixed(0), p50: f1(twoUsers.meta.p50), p95: f1(twoUsers.meta.p95), p99: f1(twoUsers.meta.p99) },
+  ]);
+  console.log(`\nCapacity: ${n(USERS)} users ${THINK_MS ? `with think times of ${THINK_MS} ms` : 'without think time'}`);
   printTable([
     { key: 'what', title: 'configuration' }, { key: 'req', title: 'requests', align: 'right' }, { key: 'err', title: 'errors', align: 'right' },
     { key: 'rps', title: 'requests/s', align: 'right' }, { key: 'aps', title: 'actions/s', align: 'right' },
     { key: 'p50', title: 'metadata p50', align: 'right' }, { key: 'p95', title: 'p95', align: 'right' }, { key: 'p99', title: 'p99', align: 'right' },
     { key: 'r', title: 'req/s vs one', align: 'right' }, { key: 'goal', title: 'goal', align: 'right' }, { key: 'res', title: 'result', align: 'right' },
   ], [
-    { what: 'baseline: nginx → one instance', req: n(one.requests), err: one.errors, rps: one.rps.toFixed(0), aps: one.actionsPerS.toFixed(0), p50: f1(one.meta.p50), p95: f1(one.meta.p95), p99: f1(one.meta.p99), r: '1.00×', goal: `p95 ≤ ${GOAL.p95Ms} ms`, res: pass(one.meta.p95 <= GOAL.p95Ms) },
+    { what: 'baseline: nginx → one instance', req: n(one.requests), err: one.errors, rps: one.rps.toFixed(0), aps: one.actionsPerS.toFixed(0), p50: f1(one.meta.p50), p95: f1(one.meta.p95), p99: f1(one.meta.p99), r: '1.00×' },
     { what: 'nginx → two instances (round-robin)', req: n(two.requests), err: two.errors, rps: two.rps.toFixed(0), aps: two.actionsPerS.toFixed(0), p50: f1(two.meta.p50), p95: f1(two.meta.p95), p99: f1(two.meta.p99), r: ratio(two.rps, one.rps), goal: `≥ ${GOAL.scale}×`, res: pass(two1 >= GOAL.scale) },
-    { what: 'errors, both configurations', err: one.errors + two.errors, goal: '0', res: pass(one.errors + two.errors === 0) },
+    { what: 'errors, both configurations and runs', err: errorsAll, goal: '0', res: pass(errorsAll === 0) },
   ]);
 
-  console.log('\nBy request (p50 / p95), and whole actions:');
+  console.log('\nBy request in the capacity run (p50 / p95), and whole actions:');
   const kindRows = Object.keys(KIND_TITLES).filter((k) => one.kinds[k] || two.kinds[k]).map((k) => {
     const a = one.kinds[k] || stats();
     const b = two.kinds[k] || stats();
@@ -616,7 +640,7 @@ function report(one, two) {
   ], kindRows);
 
   const cpuCores = os.cpus().length;
-  console.log(`\nCPU seconds used in the measured window (utime + stime from /proc/<pid>/stat, summed over each process's descendants; cores = CPU s / window s; this machine has ${cpuCores} cores):`);
+  console.log(`\nCPU seconds used in the measured window of the capacity run (utime + stime from /proc/<pid>/stat, summed over each process's descendants; cores = CPU s / window s; this machine has ${cpuCores} cores):`);
   const names = [...new Set([...Object.keys(two.run.cpu.groups), ...Object.keys(one.run.cpu.groups)])];
   const cpuRows = names.map((name) => ({
     what: name, a: cpuS(one.run.cpu.groups[name]), ac: cores(one.run.cpu.groups[name], one.run.cpu.windowS),
@@ -653,17 +677,18 @@ function report(one, two) {
     else notes.push(`one instance used only ${instOne.toFixed(2)} cores with ${(cpuCores - busyOne).toFixed(2)} idle: it was not CPU-bound, so a second instance had little to add (latency-bound: ${n(USERS)} users without think time)`);
   }
   if (THINK_MS) notes.push(`with think times of ${THINK_MS} ms the users offer at most ${n(USERS)} / (${THINK_MS} ms + latency) actions per second: requests/s can only grow with a second instance where one could not keep up, so read the ratio with the latencies`);
-  if (!THINK_MS) notes.push(`without think time each user waits only for its answers, so mean latency ≈ users / throughput (Little's law: ${n(USERS)} / ${one.rps.toFixed(0)} per s ≈ ${((USERS / one.rps) * 1000).toFixed(0)} ms per request with one instance): the p95 goal is read at the largest load this machine gives; BENCH_CLUSTER_THINK_MS=<mean> adds think times`);
+  if (!THINK_MS) notes.push(`without think time each user waits only for its answers, so mean latency ≈ users / throughput (Little's law: ${n(USERS)} / ${one.rps.toFixed(0)} per s ≈ ${((USERS / one.rps) * 1000).toFixed(0)} ms per request with one instance): that run measures capacity, the latency run what people wait`);
   for (const x of notes) console.log(`note: ${x}`);
 
   const brief = (c) => ({
-    label: c.label, thinkMs: THINK_MS, windowS: c.windowS, setupMs: c.setupMs, requests: c.requests, errors: c.errors, errorsByKind: c.run.errors, warmErrors: c.warmErrors,
+    label: c.label, windowS: c.windowS, setupMs: c.setupMs, requests: c.requests, errors: c.errors, errorsByKind: c.run.errors, warmErrors: c.warmErrors,
     errorSamples: c.run.errorSamples, rps: c.rps, actionsPerS: c.actionsPerS, meta: c.meta, kinds: c.kinds, actions: c.actionStats, cpu: c.run.cpu,
     bytesIn: c.run.bytesIn, bytesOut: c.run.bytesOut, serverWarnings: Object.fromEntries(c.warnings.map((w) => [w.name, w.logs.length])), nginxErrors: c.nginxErrors.length,
   });
   return {
-    users: USERS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, mix: MIX, one: brief(one), two: brief(two), scale: two1,
-    pass: { p95: one.meta.p95 <= GOAL.p95Ms, scale: two1 >= GOAL.scale, errors: one.errors + two.errors === 0 },
+    users: USERS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, mix: MIX, userThinkMs: USER_THINK_MS, thinkMs: THINK_MS,
+    one: brief(one), two: brief(two), oneUsers: brief(oneUsers), twoUsers: brief(twoUsers), scale: two1,
+    pass: { p95: oneUsers.meta.p95 <= GOAL.p95Ms, scale: two1 >= GOAL.scale, errors: errorsAll === 0 },
   };
 }
 

@@ -3,7 +3,7 @@
 // that its CPU time can be read from /proc apart from everything else:
 //   node bench/lib/cluster-load.mjs <config.json>
 // The configuration (written by the figure): { url, seconds, warmupSeconds, timeoutMs, chunkSize,
-// chunkCheck, zipPollMs, thinkMs, mix: { list, search, download, upload, zip }, keywords: string[],
+// chunkCheck, zipPollMs, thinkMs, runTag (a prefix of uploaded names), mix: { list, search, download, upload, zip }, keywords: string[],
 // users: [{ index, token, rootId, docsId, uploadsId, fileIds }] }.
 //
 // Every simulated user is signed in (its token), has its own keep-alive connections (an
@@ -170,7 +170,8 @@ async function upload(user) {
   const offset = Math.floor(user.r() * (TEXT.length - size));
   const content = Buffer.concat([Buffer.from(`${user.index}-${seq}-${crypto.randomBytes(6).toString('hex')}\n`), TEXT.subarray(offset, offset + size)]);
   const word = config.keywords[Math.floor(user.r() * config.keywords.length)];
-  const fileName = `${word}-上传-${user.index}-${seq}.txt`;
+  // runTag: a second run on the same data makes names of its own
+  const fileName = `${word}-上传-${user.index}-${config.runTag ?? ''}${seq}.txt`;
   const fileHash = crypto.createHash('md5').update(content).digest('hex');
   const created = await request(user, 'create', 'POST', `${BASE}/CheckAndCreateFileInfo`, jsonBody({
     folderId: user.uploadsId, fileName, size: content.length, type: null, strategy: null, relativePath: fileName, taskId: crypto.randomUUID(), shareId: null,
