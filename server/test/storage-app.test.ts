@@ -216,8 +216,13 @@ function filesUnder(dir: string): string[] {
         const third = (await createTask(app(), { token }, { folderId: rootId, fileName: '放弃.bin', size: content.length })).body.result.fileInfo.fileId as string;
         await send(third, 1);
         expect(await unfinished(third)).toHaveLength(1);
+        // and a spool a crash left behind (no session of that id is open) goes too
+        const leftover = path.join(server.config.dataDir, 'tmp', 'upload-parts', crypto.randomBytes(16).toString('hex'));
+        fs.mkdirSync(leftover, { recursive: true });
+        fs.writeFileSync(path.join(leftover, '1'), 'x');
         await app().services.uploads.sweep(Date.now() + app().services.uploads.limits.sessionTtlMs + 60_000);
         expect(await unfinished(third)).toEqual([]);
+        expect(fs.existsSync(leftover)).toBe(false);
         expect(await app().db.selectFrom('upload_sessions').select('id').where('id', '=', third).executeTakeFirst()).toBeUndefined();
       } finally {
         Object.assign(chunks.waits, saved);

@@ -424,9 +424,13 @@ export class ObjectChunks {
     if (!held) await this.store.delete([key]);
   }
 
-  /** The sessions that have chunk objects or an unfinished multipart upload in the store. */
+  /**
+   * The sessions that have chunk objects or an unfinished multipart upload in the store, or a
+   * spool folder here (left by a crash of this instance).
+   */
   async sessions(): Promise<string[]> {
     const ids = new Set<string>();
+    for (const name of await fs.promises.readdir(this.spoolDir).catch(() => [] as string[])) if (/^[0-9a-f]{32}$/.test(name)) ids.add(name);
     for await (const o of this.store.list('uploads/')) {
       const id = o.key.split('/')[1];
       if (id) ids.add(id);
