@@ -860,7 +860,6 @@ export class WorkflowService {
 
   // ---- ends ------------------------------------------------------------------------------------
 
-  /** A module (the ferry) takes the end of the instances it started with `source`. */
   private readonly changeListeners: Array<() => void> = [];
 
   /** `listener` runs after every committed start or action (the notice dispatcher is nudged). */
@@ -872,6 +871,7 @@ export class WorkflowService {
     for (const l of this.changeListeners) l();
   }
 
+  /** A module (the ferry) takes the end of the instances it started with `source`. */
   onEnd(source: string, handler: EndHandler): void {
     this.handlers.set(source, handler);
   }
