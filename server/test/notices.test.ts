@@ -140,6 +140,43 @@ describe.each(databaseKinds())('notices (%s)', (kind) => {
     expect(await about(d, other)).toEqual([]);
   });
 
+  test('催办: the initiator reminds the approvers waiting, once an hour each; a line in 审批记录; the notice resolves with the decision', async () => {
+    const [initiator, a, b] = await Promise.all(['发起人', '会签甲', '会签乙'].map(person));
+    const def = await define([{ name: '会签', mode: 'all', approvers: [a, b] }]);
+    const id = await start(initiator, def, '设备采购');
+    await dispatch();
+    // only the initiator, and only while it waits
+    const byApprover = await call(app(), 'POST', `/api/Workflow/Instances/${id}/Remind`, { token: a.token, body: {} });
+    expect([byApprover.status, byApprover.body.code, byApprover.body.message]).toEqual([403, 40301, '只有发起人可以催办']);
+
+    expect(await ok(app(), 'POST', `/api/Workflow/Instances/${id}/Remind`, { token: initiator.token, body: { comment: '明天要下单' } })).toEqual({
+      reminded: [a.nickName, b.nickName],
+      later: [],
+    });
+    await dispatch();
+    expect((await notices(a, { kind: 'approval.remind' })).data[0]).toMatchObject({ title: '催办：设备采购', body: `${initiator.nickName} 催你尽快审批：明天要下单`, resolved: false });
+    const log = (await ok(app(), 'GET', `/api/Workflow/Instances/${id}`, { token: initiator.token })).timeline.map((e: any) => e.comment);
+    expect(log).toContain(`催办：${a.nickName}、${b.nickName}。明天要下单`);
+
+    // again within the hour: refused, saying from when
+    const again = await call(app(), 'POST', `/api/Workflow/Instances/${id}/Remind`, { token: initiator.token, body: {} });
+    expect([again.status, again.body.code]).toEqual([429, 42901]);
+    expect(again.body.message).toMatch(/^一小时内已催办过，请于 \d\d:\d\d 之后再催办$/);
+
+    // a decides; an hour later only b is reminded again
+    await act(a, id, 'Approve');
+    await dispatch();
+    expect((await about(a, id)).filter((n: any) => !n.resolved)).toEqual([]);
+    await app().db.updateTable('workflow_reminders').set({ reminded_at: Date.now() - 2 * 3600_000 }).where('instance_id', '=', Number(id)).execute();
+    expect((await ok(app(), 'POST', `/api/Workflow/Instances/${id}/Remind`, { token: initiator.token, body: {} })).reminded).toEqual([b.nickName]);
+    await dispatch();
+    expect((await notices(b, { kind: 'approval.remind' })).total).toBe(2);
+    expect((await notices(a, { kind: 'approval.remind' })).total).toBe(1);
+    await act(b, id, 'Approve');
+    const ended = await call(app(), 'POST', `/api/Workflow/Instances/${id}/Remind`, { token: initiator.token, body: {} });
+    expect([ended.status, ended.body.message]).toEqual([409, '审批已结束，无需催办']);
+  });
+
   test('a leaver’s waiting approval handed over (离职交接): the successor is asked, the leaver’s notice is resolved', async () => {
     const [initiator, leaver, successor] = await Promise.all(['发起人', '离职者', '接手人'].map(person));
     const def = await define([{ name: '审批', mode: 'sequential', approvers: [leaver] }]);

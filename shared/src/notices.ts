@@ -15,6 +15,8 @@ export type NoticeKind =
   | 'approval.rejected'
   /** approvers of an earlier step: the request was returned to it */
   | 'approval.returned'
+  /** the initiator reminds me of a request waiting for me (催办) */
+  | 'approval.remind'
   /** an internal share reached me (as a user, through my department or a group) */
   | 'share.received';
 
@@ -25,6 +27,7 @@ export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
   'approval.approved': '审批通过',
   'approval.rejected': '审批驳回',
   'approval.returned': '退回给我',
+  'approval.remind': '催办',
   'share.received': '分享给我',
 };
 

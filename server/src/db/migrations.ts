@@ -1449,6 +1449,21 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('events').ifExists().execute();
       },
     },
+    '2026-11-27-0045-workflow-reminders': {
+      // 催办: when the initiator last reminded each approver of a request (once an hour at most)
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('workflow_reminders')
+          .addColumn('instance_id', big, (c) => c.notNull().references('workflow_instances.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull())
+          .addColumn('reminded_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('workflow_reminders_pk', ['instance_id', 'user_id'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('workflow_reminders').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -103,6 +103,13 @@ export interface EventsTable {
   last_error: Generated<string>;
 }
 
+/** 催办: when an approver of a request was last reminded (ms). */
+export interface WorkflowRemindersTable {
+  instance_id: number;
+  user_id: number;
+  reminded_at: number;
+}
+
 /** A notice in a person's 消息中心. */
 export interface NoticesTable {
   id: Generated<number>;
@@ -881,6 +888,7 @@ export interface Database {
   job_leases: JobLeasesTable;
   events: EventsTable;
   notices: NoticesTable;
+  workflow_reminders: WorkflowRemindersTable;
   zip_tasks: ZipTasksTable;
   server_instances: ServerInstancesTable;
   sessions: SessionsTable;

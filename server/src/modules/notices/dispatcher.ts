@@ -20,7 +20,7 @@ const LEASE = 'notice-dispatch';
 const LEASE_MS = 15_000;
 
 /** The notices that ask the person to act (resolved once the action is taken). */
-export const ACTIONABLE_APPROVAL = ['approval.waiting', 'approval.returned'];
+export const ACTIONABLE_APPROVAL = ['approval.waiting', 'approval.returned', 'approval.remind'];
 
 /** Where the workflow remote shows an instance. */
 export const approvalLink = (instanceWireId: string) => `/workflow/informationDetails?id=${encodeURIComponent(instanceWireId)}`;
@@ -145,8 +145,36 @@ const shareReceived: Handler<'share.received'> = async (trx, event, p, now) => {
   for (let i = 0; i < rows.length; i += 500) await insertNotices(trx, rows.slice(i, i + 500));
 };
 
+const workflowReminded: Handler<'workflow.reminded'> = async (trx, event, p, now) => {
+  const id = String(p.instanceId);
+  // only those still asked when the event is worked
+  const still = await trx
+    .selectFrom('workflow_participants')
+    .select('user_id')
+    .where('instance_id', '=', p.instanceId)
+    .where('role', '=', 'todo')
+    .where('user_id', 'in', p.userIds.length ? p.userIds : [0])
+    .execute();
+  const initiator = (await namesOf(trx, [p.initiatorId])).get(p.initiatorId) ?? '';
+  await insertNotices(
+    trx,
+    still.map((r) => ({
+      user_id: Number(r.user_id),
+      kind: 'approval.remind',
+      title: `催办：${p.title}`,
+      body: `${initiator} 催你尽快审批${p.comment ? `：${p.comment}` : ''}`,
+      object_type: 'workflow',
+      object_id: id,
+      link: approvalLink(id),
+      event_id: event.id,
+      created_at: now,
+    })),
+  );
+};
+
 const HANDLERS: { [K in EventKind]: Handler<K> } = {
   'workflow.changed': workflowChanged,
+  'workflow.reminded': workflowReminded,
   'share.received': shareReceived,
 };
 

@@ -24,6 +24,14 @@ export interface EventPayloads {
     /** people copied (at the start) */
     cc: number[];
   };
+  /** the initiator reminded approvers of a waiting request (催办) */
+  'workflow.reminded': {
+    instanceId: number;
+    title: string;
+    initiatorId: number;
+    userIds: number[];
+    comment: string;
+  };
   /** an internal share was made (shares/service.ts) */
   'share.received': {
     shareId: string;

@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { PagingFilled } from '../../lib/paging';
 
-export const NOTICE_KINDS = ['approval.waiting', 'approval.cc', 'approval.approved', 'approval.rejected', 'approval.returned', 'share.received'] as const;
+export const NOTICE_KINDS = ['approval.waiting', 'approval.cc', 'approval.approved', 'approval.rejected', 'approval.returned', 'approval.remind', 'share.received'] as const;
 
 export const NoticeSchema = Type.Object({
   id: Type.String(),

@@ -187,6 +187,23 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
+  app.post(
+    '/Workflow/Instances/:id/Remind',
+    {
+      schema: {
+        tags,
+        summary: '催办',
+        description: `只有发起人可以催办，审批进行中时提醒当前待处理的审批人（消息中心），并在审批记录中留下一行；每位审批人一小时内最多催办一次。reminded 为本次提醒的人，later 为一小时内已提醒过的人及可再次催办的时间；都在一小时内时 HTTP 429（code 42901）。${hidden}`,
+        params: InstanceParamsSchema,
+        body: Type.Object({ comment: Type.Optional(Type.String({ maxLength: 200, description: '附言（选填）' })) }),
+        response: {
+          200: Envelope(Type.Object({ reminded: Type.Array(Type.String()), later: Type.Array(Type.Object({ name: Type.String(), at: Type.String({ description: 'yyyy-MM-dd HH:mm:ss' }) })) })),
+        },
+      },
+    },
+    async (req) => ok(await workflow.remind(req.user(), req.params.id, req.body?.comment ?? '')),
+  );
+
   app.route({
     method: ['GET', 'HEAD'],
     url: '/Workflow/Instances/:id/Files/:fileId',

@@ -8,7 +8,7 @@
 // once its handler has succeeded, and a sweep retries the others.
 import type { Kysely } from 'kysely';
 import type { Database, UserRow, WorkflowDefinitionRow, WorkflowFileRow, WorkflowInstanceRow } from '../../db/types';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../../lib/errors';
 import { parseId } from '../../lib/ids';
 import { parseDateTime, type TimeFormatter } from '../../lib/time';
 import { contentTypeOf, type Content } from '../downloads/http';
@@ -110,6 +110,8 @@ export type ActionName = 'Approve' | 'Reject' | 'Revoke' | 'Transfer' | 'Return'
 
 /** Reads again when another action got there first, at most this often. */
 const MAX_RETRIES = 5;
+/** 催办: each approver of a request is reminded at most this often */
+const REMIND_EVERY_MS = 60 * 60 * 1000;
 
 const isFlowAdmin = (user: UserRow) => user.is_flow_admin === 1;
 const wireId = (id: number | string) => String(id);
@@ -734,6 +736,53 @@ export class WorkflowService {
       return this.detailOf(this.db, user, outcome.row);
     }
     throw new AppError(409, 40901, '该审批正在被其他人处理，请刷新后重试');
+  }
+
+  // ---- 催办 -------------------------------------------------------------------------------------
+
+  /**
+   * POST /api/Workflow/Instances/{id}/Remind: the initiator reminds the approvers the request
+   * waits for, each at most once an hour; a line in its 审批记录 and a notice to each of them.
+   * Answers who was reminded and who not yet again (and from when); none at all: 429.
+   */
+  async remind(user: UserRow, idText: string, comment: string): Promise<{ reminded: string[]; later: Array<{ name: string; at: string }> }> {
+    const now = Date.now();
+    const text = cleanText(comment, '催办说明', 200, false);
+    const out = await this.db.transaction().execute(async (trx) => {
+      const lockId = parseId(idText);
+      if (lockId !== null) await lockInstance(trx, lockId);
+      const row = await this.visible(trx, user, idText);
+      if (Number(row.initiator_id) !== user.id) throw forbidden('只有发起人可以催办');
+      if (row.status !== INSTANCE_STATUS.processing) throw new AppError(409, 40901, '审批已结束，无需催办');
+      const waiting = pendingApprovers(JSON.parse(row.state) as InstanceState);
+      if (!waiting.length) throw new AppError(409, 40901, '当前没有待处理的审批人');
+      // taken where the last reminder is an hour old or none was sent
+      const taken = new Set<number>();
+      for (const userId of waiting) {
+        const r = await trx
+          .insertInto('workflow_reminders')
+          .values({ instance_id: row.id, user_id: userId, reminded_at: now })
+          .onConflict((oc) => oc.columns(['instance_id', 'user_id']).doUpdateSet({ reminded_at: now }).where('workflow_reminders.reminded_at', '<=', now - REMIND_EVERY_MS))
+          .executeTakeFirst();
+        if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) taken.add(userId);
+      }
+      const names = await userNames(trx, waiting);
+      const nameOf = (id: number) => names.get(id) ?? '';
+      const last = await trx.selectFrom('workflow_reminders').select(['user_id', 'reminded_at']).where('instance_id', '=', row.id).where('user_id', 'in', waiting).execute();
+      const later = last.filter((r) => !taken.has(Number(r.user_id))).map((r) => ({ name: nameOf(Number(r.user_id)), at: Number(r.reminded_at) + REMIND_EVERY_MS }));
+      if (!taken.size) return { reminded: [] as string[], later };
+      const reminded = [...taken].map(nameOf);
+      const step = (JSON.parse(row.state) as InstanceState).current;
+      await appendActions(trx, row.id, [{ kind: 'comment', userId: user.id, step, comment: `催办：${reminded.join('、')}${text ? `。${text}` : ''}` }], now);
+      await recordEvent(trx, 'workflow.reminded', { instanceId: row.id, title: row.title, initiatorId: user.id, userIds: [...taken], comment: text }, now);
+      return { reminded, later };
+    });
+    if (!out.reminded.length) {
+      const first = Math.min(...out.later.map((l) => l.at));
+      throw tooManyRequests(`一小时内已催办过，请于 ${this.formatTime(first).slice(11, 16)} 之后再催办`, (first - now) / 1000);
+    }
+    this.changed();
+    return { reminded: out.reminded, later: out.later.map((l) => ({ name: l.name, at: this.formatTime(l.at) })) };
   }
 
   // ---- 离职交接 ---------------------------------------------------------------------------------
