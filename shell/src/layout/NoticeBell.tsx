@@ -16,7 +16,7 @@ interface Props {
 }
 
 export function NoticeBell({ onOpen }: Props) {
-  const { unread, latest, refresh } = useNoticeFeed(true);
+  const { unread, latest, refresh } = useNoticeFeed();
   const [open, setOpen] = useState(false);
   return (
     <>

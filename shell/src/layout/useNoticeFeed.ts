@@ -18,7 +18,7 @@ export interface NoticeFeed {
   refresh(): void;
 }
 
-export function useNoticeFeed(enabled: boolean): NoticeFeed {
+export function useNoticeFeed(): NoticeFeed {
   const [unread, setUnread] = useState(0);
   const [latest, setLatest] = useState<Notice | null>(null);
   const live = useRef(true);
@@ -32,7 +32,6 @@ export function useNoticeFeed(enabled: boolean): NoticeFeed {
 
   useEffect(() => {
     live.current = true;
-    if (!enabled) return;
     const controller = new AbortController();
     let wait: number = NOTICE_RECONNECT_MS[0];
     let timer: number | undefined;
@@ -68,7 +67,7 @@ export function useNoticeFeed(enabled: boolean): NoticeFeed {
       window.clearTimeout(timer);
       window.clearInterval(poll);
     };
-  }, [enabled, refresh]);
+  }, [refresh]);
 
-  return { unread: enabled ? unread : 0, latest, refresh };
+  return { unread, latest, refresh };
 }

@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Database, EventsTable } from '../../db/types';
 import type { Selectable } from 'kysely';
 import type { JobLeases } from '../../lib/job-lease';
+import { TARGET } from '../shares/repository';
+import { userNames } from '../workflow/approvers';
 import { INSTANCE_STATUS } from '../workflow/engine';
 import type { EventKind, EventPayloads } from './events';
 import { insertNotices, resolveNotices, type NewNotice } from './repository';
@@ -25,16 +27,9 @@ export const ACTIONABLE_APPROVAL = ['approval.waiting', 'approval.returned', 'ap
 /** Where the workflow remote shows an instance. */
 export const approvalLink = (instanceWireId: string) => `/workflow/informationDetails?id=${encodeURIComponent(instanceWireId)}`;
 
-async function namesOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id) => id > 0))];
-  if (!wanted.length) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'nick_name', 'user_name']).where('id', 'in', wanted).execute();
-  return new Map(rows.map((r) => [Number(r.id), r.nick_name || r.user_name]));
-}
-
 const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) => {
   const object = { type: 'workflow', id: String(p.instanceId) };
-  const names = await namesOf(trx, [p.initiatorId, p.actorId]);
+  const names = await userNames(trx, [p.initiatorId, p.actorId]);
   const initiator = names.get(p.initiatorId) ?? '';
   const actor = names.get(p.actorId) ?? '';
   const base = { object_type: object.type, object_id: object.id, link: approvalLink(object.id), event_id: event.id, created_at: now };
@@ -86,10 +81,6 @@ const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) 
 };
 
 const SHARE_LEVEL_NAMES: Record<number, string> = { 1: '仅预览', 2: '预览和下载', 3: '上传和编辑' };
-/** share_targets.target_type (shares/repository.ts TARGET) */
-const TARGET_USER = 1;
-const TARGET_DEPARTMENT = 2;
-const TARGET_GROUP = 3;
 
 /**
  * The active people an internal share reaches, as 与我共享 finds them: the users named, the
@@ -97,10 +88,10 @@ const TARGET_GROUP = 3;
  */
 async function shareRecipients(db: Kysely<Database>, targets: ReadonlyArray<{ type: number; id: number }>, ownerId: number): Promise<number[]> {
   const of = (type: number) => targets.filter((t) => t.type === type).map((t) => Number(t.id));
-  const ids = new Set<number>(of(TARGET_USER));
-  const groups = of(TARGET_GROUP);
+  const ids = new Set<number>(of(TARGET.user));
+  const groups = of(TARGET.group);
   if (groups.length) for (const r of await db.selectFrom('group_members').select('user_id').where('group_id', 'in', groups).execute()) ids.add(Number(r.user_id));
-  const departments = of(TARGET_DEPARTMENT);
+  const departments = of(TARGET.department);
   if (departments.length) {
     const roots = await db.selectFrom('departments').select('path').where('id', 'in', departments).execute();
     for (const { path } of roots) {
@@ -127,7 +118,7 @@ const shareReceived: Handler<'share.received'> = async (trx, event, p, now) => {
   // cancelled before it was dispatched: nobody is told
   const share = await trx.selectFrom('shares').select(['id', 'deleted']).where('id', '=', p.shareId).executeTakeFirst();
   if (!share || Number(share.deleted) !== 0) return;
-  const owner = (await namesOf(trx, [p.ownerId])).get(p.ownerId) ?? '';
+  const owner = (await userNames(trx, [p.ownerId])).get(p.ownerId) ?? '';
   const quoted = p.itemNames.map((n) => `“${n}”`).join('、');
   const what = p.itemCount > p.itemNames.length ? `${quoted}等 ${p.itemCount} 项` : quoted;
   const recipients = await shareRecipients(trx, p.targets, p.ownerId);
@@ -155,7 +146,7 @@ const workflowReminded: Handler<'workflow.reminded'> = async (trx, event, p, now
     .where('role', '=', 'todo')
     .where('user_id', 'in', p.userIds.length ? p.userIds : [0])
     .execute();
-  const initiator = (await namesOf(trx, [p.initiatorId])).get(p.initiatorId) ?? '';
+  const initiator = (await userNames(trx, [p.initiatorId])).get(p.initiatorId) ?? '';
   await insertNotices(
     trx,
     still.map((r) => ({

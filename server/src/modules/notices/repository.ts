@@ -16,10 +16,10 @@ export async function insertNotices(db: Kysely<Database>, rows: readonly NewNoti
     .execute();
 }
 
-/** Marks the still-open notices of those kinds about an object as resolved (for those people, or everyone). */
+/** Marks the still-open notices of those kinds about the objects as resolved (for those people, or everyone). */
 export async function resolveNotices(
   db: Kysely<Database>,
-  object: { type: string; id: string },
+  object: { type: string; id: string | readonly string[] },
   kinds: readonly string[],
   userIds: readonly number[] | null,
   resolution: string,
@@ -30,7 +30,7 @@ export async function resolveNotices(
     .updateTable('notices')
     .set({ resolved_at: now, resolution })
     .where('object_type', '=', object.type)
-    .where('object_id', '=', object.id)
+    .where('object_id', 'in', typeof object.id === 'string' ? [object.id] : object.id)
     .where('kind', 'in', kinds)
     .where('resolved_at', 'is', null);
   if (userIds) q = q.where('user_id', 'in', userIds);

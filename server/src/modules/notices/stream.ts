@@ -27,12 +27,6 @@ export class NoticeStreams {
     private readonly pollMs = 1000,
   ) {}
 
-  get open(): number {
-    let n = 0;
-    for (const s of this.listeners.values()) n += s.size;
-    return n;
-  }
-
   /**
    * Listens for the person's notices from now on (the last notice is known before it returns, so
    * none made afterwards is missed); returns how to stop.
@@ -98,7 +92,7 @@ export class NoticeStreams {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    for (const [userId, set] of [...this.listeners]) for (const l of [...set]) l({ event: 'close' });
+    for (const set of [...this.listeners.values()]) for (const l of [...set]) l({ event: 'close' });
     this.listeners.clear();
   }
 }

@@ -251,7 +251,7 @@ export class SharesService {
     const now = Date.now();
     const cancelled = await cancelShares(this.db, user.id, unique, now);
     // what its recipients were told no longer holds
-    for (const id of unique) await resolveNotices(this.db, { type: 'share', id }, ['share.received'], null, '分享已取消', now);
+    await resolveNotices(this.db, { type: 'share', id: unique }, ['share.received'], null, '分享已取消', now);
     return { cancelled };
   }
 

@@ -133,6 +133,37 @@ function validDate(text: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
 }
 
+/**
+ * Records the event `workflow.changed` of a start (`before` null) or an action: the approvers
+ * newly asked (after a return, the whole step returned to, asked afresh) and those no longer
+ * asked (or asked afresh).
+ */
+async function recordChange(
+  trx: Kysely<Database>,
+  c: { instanceId: number; title: string; initiatorId: number; actorId: number; action: string; before: InstanceState | null; after: InstanceState; cc: number[] },
+  now: number,
+): Promise<void> {
+  const waitedFor = c.before ? pendingApprovers(c.before) : [];
+  const waiting = pendingApprovers(c.after);
+  const asked = c.action === 'return' ? waiting : waiting.filter((u) => !waitedFor.includes(u));
+  await recordEvent(
+    trx,
+    'workflow.changed',
+    {
+      instanceId: c.instanceId,
+      title: c.title,
+      initiatorId: c.initiatorId,
+      actorId: c.actorId,
+      action: c.action,
+      status: c.after.status,
+      newTodo: asked,
+      goneTodo: waitedFor.filter((u) => !waiting.includes(u) || asked.includes(u)),
+      cc: c.cc,
+    },
+    now,
+  );
+}
+
 export class WorkflowService {
   private readonly handlers = new Map<string, EndHandler>();
 
@@ -457,22 +488,7 @@ export class WorkflowService {
       for (const f of files) await acquireBlob(trx, f.blob_id);
       await appendActions(trx, inst.id, started.log, now);
       await setParticipants(trx, inst.id, this.roles(started.state, started.log, snapshot));
-      await recordEvent(
-        trx,
-        'workflow.changed',
-        {
-          instanceId: inst.id,
-          title,
-          initiatorId: user.id,
-          actorId: user.id,
-          action: 'start',
-          status: started.state.status,
-          newTodo: pendingApprovers(started.state),
-          goneTodo: [],
-          cc: snapshot.ccUsers,
-        },
-        now,
-      );
+      await recordChange(trx, { instanceId: inst.id, title, initiatorId: user.id, actorId: user.id, action: 'start', before: null, after: started.state, cc: snapshot.ccUsers }, now);
       return inst;
     });
     this.changed();
@@ -699,31 +715,13 @@ export class WorkflowService {
           const snapshot = JSON.parse(row.definition) as DefinitionSnapshot;
           const log = toLog(await actionsOf(trx, row.id));
           const before = JSON.parse(row.state) as InstanceState;
-          const waitedFor = pendingApprovers(before);
           const { state, log: added } = applyAction(before, action, { initiatorId: Number(row.initiator_id), revoke: snapshot.revoke }, log);
           if (!(await saveState(trx, row.id, row.version, state, now))) return null;
           await appendActions(trx, row.id, added, now);
           await setParticipants(trx, row.id, this.roles(state, [...log, ...added], snapshot));
-          const waiting = pendingApprovers(state);
-          // a return starts the earlier step afresh: its approvers are asked again
-          const asked = action.kind === 'return' ? waiting : waiting.filter((u) => !waitedFor.includes(u));
           if (action.kind !== 'comment') {
-            await recordEvent(
-              trx,
-              'workflow.changed',
-              {
-                instanceId: row.id,
-                title: row.title,
-                initiatorId: Number(row.initiator_id),
-                actorId: user.id,
-                action: action.kind,
-                status: state.status,
-                newTodo: asked,
-                goneTodo: waitedFor.filter((u) => !waiting.includes(u) || asked.includes(u)),
-                cc: [],
-              },
-              now,
-            );
+            const who = { instanceId: row.id, title: row.title, initiatorId: Number(row.initiator_id), actorId: user.id };
+            await recordChange(trx, { ...who, action: action.kind, before, after: state, cc: [] }, now);
           }
           return { row: (await findInstance(trx, row.id)) as WorkflowInstanceRow, ended: state.status !== INSTANCE_STATUS.processing };
         })
@@ -860,26 +858,10 @@ export class WorkflowService {
       await setParticipants(trx, row.id, this.roles(moved.state, [...log, ...added], snapshot));
       if (moved.transferred) {
         // the successor is asked in the leaver's place (a transfer by the administrator)
-        const waitedFor = pendingApprovers(JSON.parse(row.state) as InstanceState);
-        const waiting = pendingApprovers(moved.state);
-        await recordEvent(
-          trx,
-          'workflow.changed',
-          {
-            instanceId: row.id,
-            title: row.title,
-            initiatorId: initiator ? h.to : Number(row.initiator_id),
-            actorId: h.actorId,
-            action: 'transfer',
-            status: moved.state.status,
-            newTodo: waiting.filter((u) => !waitedFor.includes(u)),
-            goneTodo: waitedFor.filter((u) => !waiting.includes(u)),
-            cc: [],
-          },
-          h.now,
-        );
+        const who = { instanceId: row.id, title: row.title, initiatorId: initiator ? h.to : Number(row.initiator_id), actorId: h.actorId };
+        await recordChange(trx, { ...who, action: 'transfer', before: JSON.parse(row.state) as InstanceState, after: moved.state, cc: [] }, h.now);
+        pendingTasks++;
       }
-      if (moved.transferred) pendingTasks++;
       if (initiator) runningFlows++;
     }
     return { pendingTasks, runningFlows };
