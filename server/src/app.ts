@@ -32,12 +32,16 @@ import { agreementsRoutes } from './modules/agreements/routes';
 import { webRoutes } from './modules/web/routes';
 import { workflowRoutes } from './modules/workflow/routes';
 import { noticesRoutes } from './modules/notices/routes';
+import { noticeDeliveryRoutes } from './modules/notice-delivery/routes';
+import { announcementsRoutes } from './modules/announcements/routes';
 import { ferryRoutes } from './modules/ferry/routes';
 import { favoritesRoutes } from './modules/favorites/routes';
 import { tagsRoutes } from './modules/tags/routes';
 import { searchRoutes } from './modules/search/routes';
 import { previewRoutes } from './modules/preview/routes';
 import { authPlugin } from './plugins/auth';
+import { oplogPlugin } from './modules/oplog/plugin';
+import { oplogRoutes } from './modules/oplog/routes';
 import { bodyDrainPlugin } from './plugins/body-drain';
 import { dbPlugin } from './plugins/db';
 import { envelopePlugin } from './plugins/envelope';
@@ -69,6 +73,7 @@ const OPENAPI_DESCRIPTION = [
 const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(envelopePlugin);
   await api.register(authPlugin);
+  await api.register(oplogPlugin);
   await api.register(authRoutes);
   await api.register(accountRoutes);
   await api.register(registrationRoutes);
@@ -87,6 +92,8 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(sharesRoutes);
   await api.register(workflowRoutes);
   await api.register(noticesRoutes);
+  await api.register(noticeDeliveryRoutes);
+  await api.register(announcementsRoutes);
   await api.register(ferryRoutes);
   await api.register(favoritesRoutes);
   await api.register(tagsRoutes);
@@ -96,6 +103,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(peopleRoutes);
   await api.register(leaverRoutes);
   await api.register(directoryRoutes);
+  await api.register(oplogRoutes);
 
   // the OpenAPI document itself, generated from the TypeBox route schemas (not enveloped)
   api.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
@@ -269,11 +277,32 @@ export async function buildApp(config: AppConfig) {
   const dispatcher = app.services.dispatcher;
   dispatcher.onError = (err, eventId) => app.log.error({ err, eventId }, '云文档消息分发失败，稍后重试');
   app.addHook('onReady', async () => dispatcher.start());
+  // notice mails (at once, or in each person's digest) on the one instance holding `notice-mail`
+  const noticeMailer = app.services.noticeMailer;
+  noticeMailer.onError = (err) => app.log.error({ err }, '云文档邮件通知发送失败，稍后重试');
+  app.addHook('onReady', async () => noticeMailer.start());
+  app.addHook('preClose', async () => noticeMailer.stop());
+  // password.expiring: every hour, on the one instance holding its lease
+  const passwordExpiry = app.services.passwordExpiry;
+  passwordExpiry.onError = (err) => app.log.error({ err }, '云文档密码到期提醒失败，稍后重试');
+  app.addHook('onReady', async () => passwordExpiry.start());
+  app.addHook('preClose', async () => passwordExpiry.stop());
   app.addHook('preClose', async () => {
     // open pages' streams end, or the server would wait for them
     app.services.notices.streams.stop();
     await dispatcher.stop();
   });
+  // 自动催办: every minute, on the one instance holding its lease
+  const autoRemind = app.services.autoRemind;
+  autoRemind.onError = (err, instanceId) => app.log.error({ err, instanceId }, '云文档自动催办失败，稍后重试');
+  app.addHook('onReady', async () => autoRemind.start());
+  app.addHook('preClose', async () => autoRemind.stop());
+  // the operation log's records chained within a second (every instance may seal) and its
+  // retention applied once a day by one instance
+  const oplog = app.services.oplog;
+  oplog.onError = (err) => app.log.error({ err }, '云文档操作日志封存或清理失败，稍后重试');
+  app.addHook('onReady', async () => oplog.start());
+  app.addHook('preClose', async () => oplog.stop());
   const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));

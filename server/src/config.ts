@@ -47,6 +47,10 @@ export interface AppConfig {
   trustProxy: boolean | number | string;
   /** RECYCLE_RETENTION_DAYS: items stay this many days in the recycle bin, then are purged */
   recycleRetentionDays: number;
+  /** OPLOG_RETENTION_DAYS: the operation log keeps records this many days (at least 180, the default) */
+  oplogRetentionDays: number;
+  /** OPLOG_RECORDING=off stops recording (only to measure what recording costs: bench figure 10) */
+  oplogRecording: boolean;
   /** SEARCH_INDEX_POLL_MS: how often queued files are read for full-text search (default 2000; 0 stops the background indexer) */
   searchIndexPollMs: number;
   ferry: FerryConfig;
@@ -285,6 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sessionTtlMs: 720 * DAY_MS,
     trustProxy,
     recycleRetentionDays,
+    oplogRetentionDays: integerSetting(env, 'OPLOG_RETENTION_DAYS', 180, 180, 36500),
+    oplogRecording: !/^(off|false|no|0)$/i.test(nonEmpty(env.OPLOG_RECORDING) ?? 'on'),
     searchIndexPollMs,
     ferry,
     preview,

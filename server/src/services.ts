@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
 import type { Database } from './db/types';
 import { createTimeFormatter } from './lib/time';
+import { OperationLog } from './modules/oplog/service';
 import { AdminService } from './modules/admin/service';
 import { PeopleService } from './modules/people/service';
 import { PeopleImport } from './modules/people/import';
@@ -40,6 +41,11 @@ import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service
 import { ObjectChunks } from './modules/uploads/object-chunks';
 import { NoticeDispatcher } from './modules/notices/dispatcher';
 import { NoticesService } from './modules/notices/service';
+import { MailSettingsService } from './modules/notice-delivery/mail-settings';
+import { NoticeMailer } from './modules/notice-delivery/sender';
+import { NoticePreferencesService } from './modules/notice-delivery/service';
+import { PasswordExpiryNotices } from './modules/notices/password-expiry';
+import { AnnouncementsService } from './modules/announcements/service';
 import { JobLeases } from './lib/job-lease';
 import { DiskSpace } from './lib/disk-space';
 import { QuotaService } from './modules/quota/service';
@@ -47,6 +53,7 @@ import { Staging } from './modules/uploads/staging';
 import { VersionsService } from './modules/versions/service';
 import { WebService } from './modules/web/service';
 import { WorkflowService } from './modules/workflow/service';
+import { AutoReminder } from './modules/workflow/auto-remind';
 import { createScanner } from './modules/ferry/antivirus';
 import { FerryInbox } from './modules/ferry/inbox';
 import { FerryReport } from './modules/ferry/report';
@@ -141,8 +148,16 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   const notices = new NoticesService(db, formatTime);
   const dispatcher = new NoticeDispatcher(db, new JobLeases(db));
+  // 通知设置 and mail delivery of the notices (notice-delivery/)
+  const noticeMail = new MailSettingsService(db, box, settings);
+  const noticePreferences = new NoticePreferencesService(db, formatTime);
+  const noticeMailer = new NoticeMailer(db, new JobLeases(db), noticeMail, formatTime, config.tzName);
+  const autoRemind = new AutoReminder(db, workflow, new JobLeases(db));
   workflow.afterChange(() => dispatcher.nudge());
   shares.afterShare = () => dispatcher.nudge();
+  const passwordExpiry = new PasswordExpiryNotices(db, new JobLeases(db), () => settings.passwordPolicy(), formatTime);
+  const announcements = new AnnouncementsService(db, formatTime, () => dispatcher.nudge());
+  const oplog = new OperationLog(db, new JobLeases(db), formatTime, config.tzName, config.oplogRetentionDays);
   return {
     objects,
     instances,
@@ -185,6 +200,13 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     contentIndex: new ContentIndex(db, blobs),
     notices,
     dispatcher,
+    noticeMail,
+    noticePreferences,
+    noticeMailer,
+    passwordExpiry,
+    announcements,
+    autoRemind,
+    oplog,
   };
 }
 

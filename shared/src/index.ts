@@ -2,11 +2,14 @@
 // Nothing here may import antd: the sign-in page loads this module.
 export type * from './api/types';
 export { api, type Api, type WorkflowActionName } from './api';
-export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS, IMPORT_COLUMNS, FEATURE_LABELS } from './api/admin';
+export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS, IMPORT_COLUMNS, FEATURE_LABELS, ANNOUNCEMENT_TITLE_MAX, ANNOUNCEMENT_BODY_MAX } from './api/admin';
 export type * from './api/admin';
 export { directoryApi } from './api/directory';
+export { oplogApi, type OplogApi, type OplogRecord, type OplogPage, type OplogFilters, type OplogCatalog, type OplogChainCheck } from './api/oplog';
 export type * from './api/directory';
 export { leaverApi, type LeaverApi, type HandoverPreview, type HandoverBody, type HandoverDepartmentPost, type HandoverResult, type HandoverSharesChoice } from './api/leavers';
+export { noticeSettingsApi, type NoticeSettingsApi } from './api/noticeSettings';
+export type * from './api/noticeSettings';
 export * from './http';
 export * from './state';
 export * from './constants';

@@ -18,7 +18,29 @@ export type NoticeKind =
   /** the initiator reminds me of a request waiting for me (催办) */
   | 'approval.remind'
   /** an internal share reached me (as a user, through my department or a group) */
-  | 'share.received';
+  | 'share.received'
+  /** files were uploaded through my external share link of level 3 (one notice for a batch) */
+  | 'link.uploaded'
+  /** a ferry task waits for my approval (resolved when decided) */
+  | 'ferry.waiting'
+  /** my ferry task was stopped by its checks (antivirus, keywords, type…) */
+  | 'ferry.blocked'
+  /** my ferry task's files reached the other zone */
+  | 'ferry.delivered'
+  /** the recipient in the other zone downloaded my ferry task's files */
+  | 'ferry.downloaded'
+  /** files ferried from another zone arrived for me */
+  | 'ferry.arrived'
+  /** a registration waits for an administrator (system administrators; resolved when decided) */
+  | 'registration.waiting'
+  /** my personal space reached 90 % of its quota */
+  | 'quota.warning'
+  /** my password expires within 7 days */
+  | 'password.expiring'
+  /** an administrator reset my TOTP */
+  | 'totp.reset'
+  /** a 系统公告: no link, the whole text is shown when opened */
+  | 'announcement';
 
 /** The kinds with their Chinese names, for the filter of the notice list. */
 export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
@@ -29,6 +51,17 @@ export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
   'approval.returned': '退回给我',
   'approval.remind': '催办',
   'share.received': '分享给我',
+  'link.uploaded': '外链上传',
+  'ferry.waiting': '摆渡待审批',
+  'ferry.blocked': '摆渡已拦截',
+  'ferry.delivered': '摆渡已送达',
+  'ferry.downloaded': '摆渡已下载',
+  'ferry.arrived': '收到摆渡文件',
+  'registration.waiting': '注册申请',
+  'quota.warning': '空间容量',
+  'password.expiring': '密码到期',
+  'totp.reset': '动态口令重置',
+  announcement: '系统公告',
 };
 
 export interface Notice {

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api, formatBytes, type FolderSize } from '@app/shared';
+import { api, formatBytes, oplogApi, type FolderSize } from '@app/shared';
 import { file, folder, mockFilesPage, renderFiles, rowOf } from '../__tests__/filesPage';
 import { item, page, personalRoot, WRITE } from '../__tests__/fixtures';
 import { useInlineStylesOnly } from '@app/shared/test';
@@ -61,6 +61,31 @@ describe('右键菜单', () => {
     renderFiles();
     await screen.findByText('制度汇编.pdf');
     expect(entries(await openMenuOn(screen.getByText('制度汇编.pdf')))).toContain('权限设置');
+  });
+
+  it('offers 文件动态 on items the user manages and shows who did what to them', async () => {
+    const managed = item({ id: '31', name: '合同.pdf', extension: 'pdf', idPath: '2/30/31', permissions: [...WRITE, 'version', 'manage'] });
+    mocks.getItems.mockResolvedValue(page(personalRoot, [managed]));
+    const activity = jest.spyOn(oplogApi, 'getItemActivity').mockResolvedValue({
+      data: [
+        {
+          id: '9', seq: 9, at: 0, time: '2026-11-26 10:00:00', userId: '3', userName: 'lisi', deptPath: '', onBehalfName: '', ip: '10.0.0.3',
+          userAgent: '', device: '', action: 'file.download', actionName: '下载', objectType: 'file', objectId: '31', objectName: '合同.pdf',
+          objectPath: '个人空间/合同.pdf', result: 'ok', reason: '', requestId: 'r', detail: {},
+        },
+      ],
+      total: 1,
+      more: false,
+    });
+    renderFiles();
+    await screen.findByText('合同.pdf');
+    const menu = await openMenuOn(screen.getByText('合同.pdf'));
+    fireEvent.click(within(menu).getByText('文件动态'));
+    const table = await screen.findByRole('table', { name: '文件动态' });
+    expect(await within(table).findByText('lisi')).toBeInTheDocument();
+    expect(within(table).getByText('下载')).toBeInTheDocument();
+    expect(activity).toHaveBeenCalledWith('31', { page: 1, pageSize: 20 }, { errorMode: 'none' });
+    activity.mockRestore();
   });
 
   it('keeps a selection that holds the row and offers what applies to all of it', async () => {

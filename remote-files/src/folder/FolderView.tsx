@@ -26,6 +26,7 @@ import { ShortcutFlow } from '../actions/ShortcutFlow';
 import { FolderSizeDialog } from '../actions/FolderSizeDialog';
 import { can, DELETE_CONFIRM } from '../actions/permissions';
 import { VersionsDrawer } from '../versions';
+import { ActivityDrawer } from '../activity/ActivityDrawer';
 import { PermissionsDialog } from '../permissions';
 import { ShareDialog } from '../share/ShareDialog';
 import { SpaceUsage } from './SpaceUsage';
@@ -61,7 +62,7 @@ type Panel =
   | { kind: 'transfer'; mode: TransferMode; items: Item[] }
   | { kind: 'share'; items: Item[] }
   | { kind: 'tags'; items: Item[] }
-  | { kind: 'shortcut' | 'size' | 'versions' | 'permissions'; item: Item };
+  | { kind: 'shortcut' | 'size' | 'versions' | 'activity' | 'permissions'; item: Item };
 
 /** `key`: the folder (path segment, '' for the root) that `data` was loaded for. */
 interface LoadState {
@@ -255,6 +256,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       case 'shortcut':
       case 'size':
       case 'versions':
+      case 'activity':
       case 'permissions':
         setPanel({ kind: key, item });
         break;
@@ -542,6 +544,7 @@ export function FolderView({ space, title }: { space: Space; title: string }) {
       ) : null}
       {panel?.kind === 'size' ? <FolderSizeDialog folder={panel.item} onClose={closePanel} /> : null}
       <VersionsDrawer item={panel?.kind === 'versions' ? panel.item : null} onClose={closePanel} onChanged={reload} />
+      <ActivityDrawer item={panel?.kind === 'activity' ? panel.item : null} onClose={closePanel} />
       <PermissionsDialog item={panel?.kind === 'permissions' ? panel.item : null} onClose={closePanel} onSaved={reload} />
       <ShareDialog items={panel?.kind === 'share' ? panel.items : null} onClose={closePanel} />
       <TagFilesDialog

@@ -14,6 +14,7 @@ import {
   FileAddOutlined,
   FolderAddOutlined,
   FolderOpenOutlined,
+  FieldTimeOutlined,
   HistoryOutlined,
   LinkOutlined,
   ReloadOutlined,
@@ -40,6 +41,7 @@ export type ItemActionKey =
   | 'shortcut'
   | 'size'
   | 'versions'
+  | 'activity'
   | 'permissions'
   | 'delete';
 
@@ -80,6 +82,7 @@ export const ITEM_ACTIONS: ItemAction[] = [
   { key: 'shortcut', label: '创建快捷方式', icon: <LinkOutlined />, right: 'view', kinds: ['folder', 'file'] },
   { key: 'size', label: '计算大小', icon: <CalculatorOutlined />, right: 'view', kinds: ['folder'] },
   { key: 'versions', label: '历史版本', icon: <HistoryOutlined />, right: 'view', kinds: ['file'] },
+  { key: 'activity', label: '文件动态', icon: <FieldTimeOutlined />, right: 'manage', kinds: ['folder', 'file'] },
   { key: 'permissions', label: '权限设置', icon: <SafetyCertificateOutlined />, right: 'manage', kinds: ['folder', 'file'], enterpriseOnly: true },
   { key: 'delete', label: '删除', icon: <DeleteOutlined />, right: 'delete', kinds: ALL, multi: true, inline: true, toolbar: true, danger: true },
 ];

@@ -95,6 +95,7 @@ export const leave: WorkflowDefinition = {
   steps: [{ name: '部门审批', mode: 'sequential', approvers: [{ type: 'initiatorLeader' }] }],
   cc: [],
   revoke: 'untouched',
+  autoRemindHours: 0,
   version: 3,
   createdAt: '2026-11-01 10:00:00',
   updatedAt: '2026-11-20 10:00:00',
@@ -113,7 +114,7 @@ export const expense: WorkflowDefinition = {
 
 export const stopped: WorkflowDefinition = { ...leave, id: 'd3', name: '已停用的流程', enabled: false };
 
-const NONE = { approve: false, reject: false, returnTo: [] as number[], transfer: false, addApprover: false, revoke: false, comment: false };
+const NONE = { approve: false, reject: false, returnTo: [] as number[], transfer: false, addApprover: false, revoke: false, comment: false, remind: false };
 
 export const detail = (over: Partial<WorkflowInstanceDetail> = {}): WorkflowInstanceDetail => ({
   ...row(),

@@ -1,9 +1,10 @@
 // 新建流程 / 编辑流程 (flow admins): the definition's name, category, description, whether it is
-// enabled, the revoke rule and whether files may be attached; its form fields; its steps (name,
+// enabled, the revoke rule, whether files may be attached and after how many hours the waiting
+// approvers are reminded (自动催办, 0 off); its form fields; its steps (name,
 // how they are decided, who approves) and whom it is copied to. 保存 checks it, then creates or
 // updates it.
 import { useState, type ReactNode } from 'react';
-import { Alert, AutoComplete, Button, Card, Checkbox, Drawer, Form, Input, Radio, Select, Space, Switch, Tooltip, Typography } from 'antd';
+import { Alert, AutoComplete, Button, Card, Checkbox, Drawer, Form, Input, InputNumber, Radio, Select, Space, Switch, Tooltip, Typography } from 'antd';
 import ArrowDownOutlined from '@ant-design/icons/ArrowDownOutlined';
 import ArrowUpOutlined from '@ant-design/icons/ArrowUpOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
@@ -36,7 +37,22 @@ export const DEFINITION_TEXTS = {
   addStep: '添加审批步骤',
   cc: '抄送',
   fix: '请先修改以下问题',
+  autoRemind: '自动催办',
+  autoRemindHint: '审批人超过这么多小时未处理时，系统通过消息中心提醒；之后每隔同样时长再提醒。0 表示不自动催办',
+  autoRemindError: '自动催办时间须为 0–168 之间的整数小时（0 表示不自动催办）',
 } as const;
+
+/** 自动催办: at most a week. */
+export const AUTO_REMIND_MAX_HOURS = 168;
+
+const AUTO_REMIND_RULES = [
+  {
+    validator: (_: unknown, v: unknown) =>
+      typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= AUTO_REMIND_MAX_HOURS
+        ? Promise.resolve()
+        : Promise.reject(new Error(DEFINITION_TEXTS.autoRemindError)),
+  },
+];
 
 /** The body of a stored definition (what create and update take). */
 export function bodyOf(d: WorkflowDefinition): WorkflowDefinitionBody {
@@ -50,6 +66,7 @@ export function bodyOf(d: WorkflowDefinition): WorkflowDefinitionBody {
     steps: d.steps,
     cc: d.cc,
     revoke: d.revoke,
+    autoRemindHours: d.autoRemindHours ?? 0,
   };
 }
 
@@ -197,6 +214,8 @@ interface Basics {
   enabled: boolean;
   revoke: WorkflowRevokeRule;
   allowFiles: boolean;
+  /** 自动催办 after this many hours (0 off) */
+  autoRemindHours: number | null;
 }
 
 export interface DefinitionDrawerProps {
@@ -230,6 +249,7 @@ export function DefinitionDrawer({ definition, categories, onClose, onSaved }: D
       enabled: Boolean(values.enabled),
       revoke: values.revoke ?? 'untouched',
       allowFiles: Boolean(values.allowFiles),
+      autoRemindHours: values.autoRemindHours ?? 0,
       fields: fields.map((f) => {
         const field: WorkflowFieldDef = { key: f.key.trim(), label: f.label.trim(), type: f.type, required: f.required };
         if (f.type === 'select') field.options = (f.options ?? []).map((o) => o.trim()).filter(Boolean);
@@ -280,6 +300,7 @@ export function DefinitionDrawer({ definition, categories, onClose, onSaved }: D
           enabled: definition?.enabled ?? true,
           revoke: definition?.revoke ?? 'untouched',
           allowFiles: definition?.allowFiles ?? false,
+          autoRemindHours: definition?.autoRemindHours ?? 0,
         }}
       >
         <div style={{ display: 'flex', gap: 12 }}>
@@ -309,6 +330,9 @@ export function DefinitionDrawer({ definition, categories, onClose, onSaved }: D
             <Radio.Group options={(Object.keys(REVOKE_LABELS) as WorkflowRevokeRule[]).map((r) => ({ value: r, label: REVOKE_LABELS[r] }))} />
           </Form.Item>
         </div>
+        <Form.Item label={DEFINITION_TEXTS.autoRemind} name="autoRemindHours" rules={AUTO_REMIND_RULES} extra={DEFINITION_TEXTS.autoRemindHint}>
+          <InputNumber suffix="小时" precision={0} style={{ width: 180 }} />
+        </Form.Item>
       </Form>
 
       <Block title={DEFINITION_TEXTS.fields} extra="发起人填写的内容">

@@ -129,6 +129,17 @@ describe('流程管理', () => {
     expect(await within(cc).findByText('用户组成员：行政组')).toBeInTheDocument();
     fireEvent.click(within(drawer).getByLabelText('不可撤销'));
 
+    // 自动催办: off unless set; more than a week is refused
+    const hours = within(drawer).getByLabelText('自动催办');
+    expect(hours).toHaveValue('0');
+    expect(drawer).toHaveTextContent('0 表示不自动催办');
+    fireEvent.change(hours, { target: { value: '200' } });
+    save();
+    expect(await within(drawer).findByText('自动催办时间须为 0–168 之间的整数小时（0 表示不自动催办）')).toBeInTheDocument();
+    expect(create).not.toHaveBeenCalled();
+    fireEvent.change(hours, { target: { value: '24' } });
+    await waitFor(() => expect(within(drawer).queryByText('自动催办时间须为 0–168 之间的整数小时（0 表示不自动催办）')).not.toBeInTheDocument());
+
     save();
     expect(await within(drawer).findByText('字段标识「city」重复了，每个字段的标识必须不同')).toBeInTheDocument();
     expect(create).not.toHaveBeenCalled();
@@ -151,6 +162,7 @@ describe('流程管理', () => {
         { name: '负责人审批', mode: 'any', approvers: [{ type: 'initiatorLeader' }] },
       ],
       cc: [{ type: 'groupMembers', id: 'g1' }],
+      autoRemindHours: 24,
     };
     await waitFor(() => expect(create).toHaveBeenCalledWith(body));
     await waitFor(() => expect(toasts()).toContain('流程已创建'));
@@ -162,6 +174,7 @@ describe('流程管理', () => {
       ...leave,
       steps: [{ name: '部门审批', mode: 'all', approvers: [{ type: 'user', id: '7', name: '李四' }, { type: 'deptLeader', id: '3', name: '研发部' }] }],
       cc: [{ type: 'deptMembers', id: '4', name: '人事部' }],
+      autoRemindHours: 8,
     };
     jest.spyOn(api, 'getWorkflowDefinitions').mockResolvedValue([stored]);
     const update = jest.spyOn(api, 'updateWorkflowDefinition').mockImplementation(async (id, b) => ({ ...stored, ...b, id, version: 4 }));
@@ -174,6 +187,8 @@ describe('流程管理', () => {
     expect(step).toHaveTextContent('指定成员：李四');
     expect(step).toHaveTextContent('部门负责人：研发部');
     expect(within(drawer).getByLabelText('抄送')).toHaveTextContent('部门成员：人事部');
+    expect(within(drawer).getByLabelText('自动催办')).toHaveValue('8');
+    fireEvent.change(within(drawer).getByLabelText('自动催办'), { target: { value: '48' } });
     // a rule removed
     fireEvent.click(within(step).getByLabelText('移除 部门负责人：研发部'));
     fireEvent.change(within(drawer).getByLabelText('流程名称'), { target: { value: '请假申请（新）' } });
@@ -185,6 +200,7 @@ describe('流程管理', () => {
         name: '请假申请（新）',
         steps: [{ name: '部门审批', mode: 'all', approvers: [{ type: 'user', id: '7' }] }],
         cc: [{ type: 'deptMembers', id: '4' }],
+        autoRemindHours: 48,
       }),
     );
     await waitFor(() => expect(toasts()).toContain('流程已保存'));

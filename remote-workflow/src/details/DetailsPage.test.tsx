@@ -236,6 +236,115 @@ describe('流程详情', () => {
     expect(lines.slice(3)).toEqual(['李四 退回到「部门审批」 · 人事审批', '李四 加签 钱七 · 部门审批', '张三 评论 · 部门审批', '张三 撤销 · 部门审批', '流程结束（已撤销）']);
   });
 
+  describe('催办', () => {
+    const running = () => detail({ can: { ...CAN_NONE, revoke: true, comment: true, remind: true } });
+    const reminded = (comment: string) =>
+      detail({
+        timeline: [
+          ...detail().timeline,
+          { id: 'a10', kind: 'comment', user: zhang, step: 0, stepName: '部门审批', comment, target: null, toStep: null, status: null, createdAt: '2026-11-24 14:00:00' },
+        ],
+        can: { ...CAN_NONE, revoke: true, comment: true, remind: true },
+      });
+
+    it('is offered to the initiator while it runs, and to nobody else', async () => {
+      const get = jest.spyOn(api, 'getWorkflowInstance').mockResolvedValue(running());
+      const { unmount } = renderAt('/workflow/informationDetails?id=i1');
+      const bar = await screen.findByLabelText('审批操作');
+      expect(within(bar).getAllByRole('button').map((b) => b.textContent?.replace(/\s/g, ''))).toEqual(['催办', '撤销', '评论']);
+      unmount();
+      // an approver (may approve, not remind) and an ended approval: no 催办
+      for (const d of [
+        detail({ can: { ...CAN_NONE, approve: true, comment: true } }),
+        detail({ status: 2, currentStep: '', pending: [], finishedAt: '2026-11-26 08:00:00', can: { ...CAN_NONE, comment: true } }),
+      ]) {
+        get.mockResolvedValue(d);
+        const view = renderAt('/workflow/informationDetails?id=i1');
+        expect(await screen.findByRole('heading', { name: d.title })).toBeInTheDocument();
+        expect(screen.queryByText(/^催\s*办$/, { selector: 'button, button *' })).not.toBeInTheDocument();
+        view.unmount();
+      }
+    });
+
+    it('sends the note, names who was reminded, and reads the approval again so 审批记录 shows the line', async () => {
+      const get = jest.spyOn(api, 'getWorkflowInstance').mockResolvedValueOnce(running()).mockResolvedValue(reminded('催办：李四。客户在等，请今天处理'));
+      const remind = jest.spyOn(api, 'remindWorkflow').mockResolvedValue({ reminded: ['李四'], later: [] });
+      renderAt('/workflow/informationDetails?id=i1');
+      fireEvent.click(button(await screen.findByLabelText('审批操作'), '催办'));
+      const dialog = panelOf('催办');
+      expect(dialog).toHaveTextContent('将通过消息中心提醒 李四 尽快审批');
+      const note = within(dialog).getByLabelText('附言（选填）');
+      expect(note).toHaveAttribute('maxlength', '200');
+      fireEvent.change(note, { target: { value: ' 客户在等，请今天处理 ' } });
+      // the characters counted, out of 200
+      expect(dialog).toHaveTextContent('12 / 200');
+      fireEvent.click(button(dialog, '催办'));
+      await waitFor(() => expect(remind).toHaveBeenCalledWith('i1', { comment: '客户在等，请今天处理' }, { errorMode: 'none' }));
+      await waitFor(() => expect(toasts()).toContain('已催办 李四'));
+      await waitFor(() => expect(screen.queryByText('附言（选填）')).not.toBeInTheDocument());
+      await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+      const last = await waitFor(() => {
+        const lines = screen.getAllByTestId('timeline-entry');
+        expect(lines).toHaveLength(4);
+        return lines[3];
+      });
+      expect(last).toHaveTextContent('张三 评论 · 部门审批');
+      expect(last).toHaveTextContent('催办：李四。客户在等，请今天处理');
+    });
+
+    it('without a note sends none; those reminded within the hour are named', async () => {
+      jest.spyOn(api, 'getWorkflowInstance').mockResolvedValue(running());
+      const remind = jest.spyOn(api, 'remindWorkflow').mockResolvedValue({ reminded: ['李四'], later: [{ name: '王五', at: '2026-11-24 15:00:00' }] });
+      renderAt('/workflow/informationDetails?id=i1');
+      fireEvent.click(button(await screen.findByLabelText('审批操作'), '催办'));
+      fireEvent.click(button(panelOf('催办'), '催办'));
+      await waitFor(() => expect(remind).toHaveBeenCalledWith('i1', {}, { errorMode: 'none' }));
+      await waitFor(() => expect(toasts()).toContain('已催办 李四（王五 一小时内已催办过）'));
+    });
+
+    it('within the hour: the server’s words, nothing read again', async () => {
+      const get = jest.spyOn(api, 'getWorkflowInstance').mockResolvedValue(running());
+      jest.spyOn(api, 'remindWorkflow').mockRejectedValue(new ApiError('一小时内已催办过，请于 15:00 之后再催办', 42901, { status: 429 }));
+      renderAt('/workflow/informationDetails?id=i1');
+      fireEvent.click(button(await screen.findByLabelText('审批操作'), '催办'));
+      fireEvent.click(button(panelOf('催办'), '催办'));
+      await waitFor(() => expect(toasts()).toContain('一小时内已催办过，请于 15:00 之后再催办'));
+      await waitFor(() => expect(screen.queryByText('附言（选填）')).not.toBeInTheDocument());
+      expect(get).toHaveBeenCalledTimes(1);
+      // still offered: it may be sent later
+      expect(button(actionBar() as HTMLElement, '催办')).toBeInTheDocument();
+    });
+
+    it.each([
+      ['审批已结束，无需催办', 40901, 409],
+      ['只有发起人可以催办', 40301, 403],
+    ])('refused (%s): the server’s words, and the approval as it now is', async (message, code, status) => {
+      const ended = detail({ status: 2, currentStep: '', pending: [], finishedAt: '2026-11-26 08:00:00', can: { ...CAN_NONE, comment: true } });
+      const get = jest.spyOn(api, 'getWorkflowInstance').mockResolvedValueOnce(running()).mockResolvedValue(ended);
+      jest.spyOn(api, 'remindWorkflow').mockRejectedValue(new ApiError(message, code, { status }));
+      renderAt('/workflow/informationDetails?id=i1');
+      fireEvent.click(button(await screen.findByLabelText('审批操作'), '催办'));
+      fireEvent.click(button(panelOf('催办'), '催办'));
+      await waitFor(() => expect(toasts()).toContain(message));
+      await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+      await waitFor(() => expect(screen.queryByText(/^催\s*办$/, { selector: 'button, button *' })).not.toBeInTheDocument());
+    });
+
+    it('a line the system wrote (自动催办) reads 系统提醒', async () => {
+      await open(
+        detail({
+          timeline: [
+            ...detail().timeline,
+            { id: 'a11', kind: 'comment', user: null, step: 0, stepName: '部门审批', comment: '系统自动催办：李四', target: null, toStep: null, status: null, createdAt: '2026-11-25 09:30:00' },
+          ],
+        }),
+      );
+      const last = screen.getAllByTestId('timeline-entry').pop() as HTMLElement;
+      expect(last.firstElementChild).toHaveTextContent('系统提醒 · 部门审批');
+      expect(last).toHaveTextContent('系统自动催办：李四');
+    });
+  });
+
   it('without an id, or for an approval that does not exist, says so with a way back to the list', async () => {
     const { unmount } = renderAt('/workflow/informationDetails');
     expect(await screen.findByText('请从流程列表中选择一条审批查看')).toBeInTheDocument();

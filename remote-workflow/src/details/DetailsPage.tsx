@@ -23,6 +23,7 @@ import { StatusTag } from '../common';
 import { FALLBACK_NOTE, joinNames, MODE_LABELS, paths, STATUS_META, TASK_STATUS_COLORS, TASK_STATUS_LABELS } from '../texts';
 import { ACTION_ORDER, ACTIONS, ActionDialog, canDo, type ActionKey } from './ActionDialog';
 import { FerryPanel } from './FerryPanel';
+import { REMIND_TEXTS, RemindDialog } from './RemindDialog';
 import { Stamp, type StampStatus } from './Stamp';
 
 export const DETAILS_TEXTS = {
@@ -70,7 +71,8 @@ export function actionText(detail: WorkflowInstanceDetail, a: WorkflowAction): s
     case 'revoke':
       return '撤销';
     case 'comment':
-      return '评论';
+      // a line the system wrote (自动催办)
+      return a.user ? '评论' : '系统提醒';
     case 'finish':
       return `流程结束${a.status && a.status !== 1 ? `（${STATUS_META[a.status].label}）` : ''}`;
     default:
@@ -123,17 +125,32 @@ function fieldValue(value: string | number | null): ReactNode {
   return <span style={{ whiteSpace: 'pre-wrap' }}>{String(value)}</span>;
 }
 
-function DetailsView({ detail, onChanged }: { detail: WorkflowInstanceDetail; onChanged: (next: WorkflowInstanceDetail) => void }) {
+function DetailsView({
+  detail,
+  onChanged,
+  onReload,
+}: {
+  detail: WorkflowInstanceDetail;
+  onChanged: (next: WorkflowInstanceDetail) => void;
+  onReload: () => void;
+}) {
   const [acting, setActing] = useState<ActionKey | null>(null);
+  const [reminding, setReminding] = useState(false);
   const actions = ACTION_ORDER.filter((a) => canDo(detail, a));
+  const canRemind = Boolean(detail.can.remind);
   const ended = detail.status !== 1;
   const decided = formatDate(detail.finishedAt ?? detail.updatedAt);
 
   return (
     <div className="wf-print-area">
       <style>{PRINT_CSS}</style>
-      {actions.length ? (
+      {actions.length || canRemind ? (
         <Space wrap className="wf-no-print" style={{ marginBottom: 12 }} role="toolbar" aria-label="审批操作">
+          {canRemind ? (
+            <Button onClick={() => setReminding(true)}>
+              {REMIND_TEXTS.button}
+            </Button>
+          ) : null}
           {actions.map((a) => (
             <Button key={a} type={a === 'approve' ? 'primary' : 'default'} danger={ACTIONS[a].danger} onClick={() => setActing(a)}>
               {ACTIONS[a].label}
@@ -278,6 +295,7 @@ function DetailsView({ detail, onChanged }: { detail: WorkflowInstanceDetail; on
         </Section>
       </Card>
       {acting ? <ActionDialog key={acting} action={acting} detail={detail} onDone={onChanged} onClose={() => setActing(null)} /> : null}
+      {reminding ? <RemindDialog detail={detail} onClose={() => setReminding(false)} onReload={onReload} /> : null}
     </div>
   );
 }
@@ -296,7 +314,7 @@ export function DetailsPage({ nav }: { nav: ReactNode }) {
   if (!id) {
     body = <SectionEmpty description={DETAILS_TEXTS.noId}>{back}</SectionEmpty>;
   } else if (detail) {
-    body = <DetailsView detail={detail} onChanged={setData} />;
+    body = <DetailsView detail={detail} onChanged={setData} onReload={reload} />;
   } else if (state.status === 'error') {
     body = isNotFound(state.error) ? (
       <SectionEmpty description={DETAILS_TEXTS.notFound}>{back}</SectionEmpty>

@@ -1464,6 +1464,154 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('workflow_reminders').ifExists().execute();
       },
     },
+    '2026-11-27-0046-workflow-auto-remind': {
+      // 自动催办: a flow reminds the approvers it waits for after N hours (0 off, 1–168); the
+      // job measures the wait from when the task became theirs (todo_since, kept while they
+      // stay asked) or from their last reminder
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('workflow_definitions').addColumn('auto_remind_hours', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('workflow_participants').addColumn('todo_since', big, (c) => c.notNull().defaultTo(0)).execute();
+        // the tasks waiting now: since the instance last changed
+        await sql`update workflow_participants set todo_since = (select i.updated_at from workflow_instances i where i.id = workflow_participants.instance_id) where role = 'todo'`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('workflow_participants').dropColumn('todo_since').execute();
+        await db.schema.alterTable('workflow_definitions').dropColumn('auto_remind_hours').execute();
+      },
+    },
+    '2026-11-27-0047-notice-deliveries': {
+      // issue 28: a notice's deliveries outside the app, one per notice and channel ('mail' now;
+      // 'dingtalk' may follow): sent at once or in the person's digest, claimed before sending,
+      // retried with backoff; each person's 通知设置; a notice the person keeps out of 站内消息 is
+      // hidden (it still carries what a mail says)
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('notices').addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .createTable('notice_deliveries')
+          .addColumn('id', big, idColumn)
+          .addColumn('notice_id', big, (c) => c.notNull().references('notices.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('channel', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('digest', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_at', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('claimed_by', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('claimed_at', big)
+          .addColumn('sent_at', big)
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+        // a notice goes to a channel once
+        await db.schema.createIndex('notice_deliveries_notice_channel').unique().on('notice_deliveries').columns(['notice_id', 'channel']).execute();
+        await db.schema.createIndex('notice_deliveries_due').on('notice_deliveries').columns(['next_at', 'id']).where(sql<boolean>`status = 'pending'`).execute();
+        await db.schema.createIndex('notice_deliveries_claimed').on('notice_deliveries').columns(['claimed_at']).where(sql<boolean>`status = 'sending'`).execute();
+        await db.schema.createIndex('notice_deliveries_user').on('notice_deliveries').columns(['user_id', 'status']).execute();
+        await db.schema.createIndex('notice_deliveries_status').on('notice_deliveries').columns(['status', 'updated_at']).execute();
+        await db.schema
+          .createTable('notice_preferences')
+          .addColumn('user_id', big, (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+          .addColumn('channels', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('digest', 'text', (c) => c.notNull().defaultTo('hourly'))
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('notice_preferences').ifExists().execute();
+        await db.schema.dropTable('notice_deliveries').ifExists().execute();
+        await db.schema.alterTable('notices').dropColumn('hidden').execute();
+      },
+    },
+    '2026-11-27-0048-operation-log': {
+      // issue 28: one operation log for the whole product. A request appends a row (seq and hash
+      // empty); one sealer (a lease) chains the rows in order afterwards (oplog/chain.ts), so an
+      // append never waits for another instance's. Retention removes the oldest and keeps the
+      // last removed record's position and hash in the head.
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('operation_logs')
+          .addColumn('id', big, idColumn)
+          .addColumn('seq', big)
+          .addColumn('at', big, (c) => c.notNull())
+          .addColumn('user_id', big)
+          .addColumn('user_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('dept_path', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('on_behalf_id', big)
+          .addColumn('on_behalf_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('ip', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('user_agent', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('object_type', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('object_id', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('object_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('object_path', 'text', (c) => c.notNull().defaultTo(''))
+          // an item's id path (`<space>/<root>/…/<id>`): a folder's 文件动态 is the range below it
+          .addColumn('object_scope', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('result', 'text', (c) => c.notNull().defaultTo('ok'))
+          .addColumn('reason', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('request_id', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('detail', 'text', (c) => c.notNull().defaultTo('{}'))
+          .addColumn('prev_hash', 'text')
+          .addColumn('hash', 'text')
+          .execute();
+        await db.schema.createIndex('operation_logs_seq').unique().on('operation_logs').column('seq').execute();
+        await db.schema.createIndex('operation_logs_unsealed').on('operation_logs').column('id').where(sql<boolean>`seq is null`).execute();
+        await db.schema.createIndex('operation_logs_at').on('operation_logs').columns(['at', 'id']).execute();
+        await db.schema.createIndex('operation_logs_user').on('operation_logs').columns(['user_id', 'at']).execute();
+        await db.schema.createIndex('operation_logs_action').on('operation_logs').columns(['action', 'at']).execute();
+        await db.schema.createIndex('operation_logs_object').on('operation_logs').columns(['object_type', 'object_id', 'at']).execute();
+        await db.schema.createIndex('operation_logs_scope').on('operation_logs').columns(['object_scope', 'at']).execute();
+        await db.schema
+          .createTable('operation_log_head')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('seq', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('hash', 'text', (c) => c.notNull())
+          .addColumn('pruned_seq', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('pruned_hash', 'text', (c) => c.notNull())
+          .execute();
+        const zero = '0'.repeat(64);
+        await db.insertInto('operation_log_head').values({ id: 1, seq: 0, hash: zero, pruned_seq: 0, pruned_hash: zero }).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('operation_log_head').ifExists().execute();
+        await db.schema.dropTable('operation_logs').ifExists().execute();
+      },
+    },
+    '2026-11-27-0049-notice-kinds': {
+      // issue 28, the remaining kinds: 系统公告 sent by system administrators, and what a notice
+      // told once must not tell again (quota.warning until usage drops below 90 % and crosses
+      // again; password.expiring once per expiry), per person and kind
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('announcements')
+          .addColumn('id', big, idColumn)
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('department_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('sender_id', big)
+          .addColumn('sender_name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('recipients', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('sent_at', big)
+          .execute();
+        await db.schema.createIndex('announcements_created').on('announcements').columns(['created_at', 'id']).execute();
+        await db.schema
+          .createTable('notice_marks')
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('mark', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('notice_marks_pk', ['user_id', 'kind'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('notice_marks').ifExists().execute();
+        await db.schema.dropTable('announcements').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -103,6 +103,33 @@ export interface EventsTable {
   last_error: Generated<string>;
 }
 
+/** A 系统公告 (issue 28): sent by a system administrator to everyone or to departments and those below. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  /** 'all' or 'departments' */
+  scope: string;
+  /** JSON array of the chosen departments' ids (scope 'departments') */
+  department_ids: Generated<string>;
+  sender_id: number | null;
+  sender_name: Generated<string>;
+  /** the active people it reaches: counted when sent, set exactly once dispatched */
+  recipients: Generated<number>;
+  created_at: number;
+  /** when the dispatcher made its notices; null until then */
+  sent_at: number | null;
+}
+
+/** What a kind of notice last told a person, so that it is not told again (quota.warning, password.expiring). */
+export interface NoticeMarksTable {
+  user_id: number;
+  kind: string;
+  /** what was told (password.expiring: the expiry in ms) */
+  mark: Generated<string>;
+  at: number;
+}
+
 /** 催办: when an approver of a request was last reminded (ms). */
 export interface WorkflowRemindersTable {
   instance_id: number;
@@ -128,6 +155,45 @@ export interface NoticesTable {
   /** the action it asked for was taken (by someone else, or the request ended) */
   resolved_at: number | null;
   resolution: Generated<string>;
+  /** 1: kept out of the person's 站内消息 by their 通知设置 (it still carries what a mail says) */
+  hidden: Generated<Flag>;
+}
+
+/** pending (waits for next_at), sending (claimed by a sender), sent, failed (gave up), skipped (reason), cancelled (read or resolved in the app first). */
+export type NoticeDeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+
+/** A notice's delivery on a channel outside the app (notice-delivery/). */
+export interface NoticeDeliveriesTable {
+  id: Generated<number>;
+  notice_id: number;
+  user_id: number;
+  /** 'mail' ('dingtalk' may follow) */
+  channel: string;
+  status: NoticeDeliveryStatus;
+  /** 1: goes out in the person's digest, 0: at once */
+  digest: Generated<Flag>;
+  attempts: Generated<number>;
+  /** not before (ms): the digest's time, a retry's backoff */
+  next_at: Generated<number>;
+  /** why it was skipped or failed, in Chinese */
+  reason: Generated<string>;
+  /** the last error as the mail server gave it */
+  last_error: Generated<string>;
+  claimed_by: Generated<string>;
+  claimed_at: number | null;
+  sent_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A person's 通知设置. */
+export interface NoticePreferencesTable {
+  user_id: number;
+  /** JSON: { [kind]: { [channel]: boolean } }; what is missing takes the default (on) */
+  channels: Generated<string>;
+  /** 'hourly' or 'daily' */
+  digest: Generated<string>;
+  updated_at: number;
 }
 
 export interface JobLeasesTable {
@@ -577,6 +643,8 @@ export interface WorkflowDefinitionsTable {
   body: string;
   /** deleted definitions stay for the instances that used them */
   deleted: Flag;
+  /** 自动催办: remind the approvers after this many hours without action (0 off, 1–168) */
+  auto_remind_hours: Generated<number>;
   created_by: number | null;
   created_at: number;
   updated_at: number;
@@ -614,6 +682,8 @@ export interface WorkflowParticipantsTable {
   instance_id: number;
   user_id: number;
   role: 'todo' | 'done' | 'cc' | 'route';
+  /** todo: since when the task waits for this person (ms; kept while they stay asked); else 0 */
+  todo_since: Generated<number>;
 }
 
 /** The action log: appended, never rewritten. */
@@ -645,6 +715,45 @@ export interface WorkflowFilesTable {
   extension: string;
   size: number;
   md5: string;
+}
+
+/** One record of the operation log (oplog/): appended by requests, chained by the sealer (seq, prev_hash, hash null until then). */
+export interface OperationLogsTable {
+  id: Generated<number>;
+  seq: number | null;
+  at: number;
+  user_id: number | null;
+  /** the person's user name at the time ('' when unknown) */
+  user_name: Generated<string>;
+  /** the person's department path at the time (department administrators see their subtree) */
+  dept_path: Generated<string>;
+  on_behalf_id: Generated<number | null>;
+  on_behalf_name: Generated<string>;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+  action: string;
+  object_type: Generated<string>;
+  object_id: Generated<string>;
+  object_name: Generated<string>;
+  object_path: Generated<string>;
+  /** an item's id path (`<space>/<root>/…/<id>`), '' for other objects */
+  object_scope: Generated<string>;
+  /** 'ok' or 'fail' */
+  result: Generated<string>;
+  reason: Generated<string>;
+  request_id: Generated<string>;
+  /** JSON object */
+  detail: Generated<string>;
+  prev_hash: string | null;
+  hash: string | null;
+}
+
+export interface OperationLogHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+  pruned_seq: number;
+  pruned_hash: string;
 }
 
 /** One record of the ferry's audit log: hash-chained (ferry/audit.ts), never rewritten. */
@@ -888,7 +997,11 @@ export interface Database {
   job_leases: JobLeasesTable;
   events: EventsTable;
   notices: NoticesTable;
+  notice_deliveries: NoticeDeliveriesTable;
+  notice_preferences: NoticePreferencesTable;
   workflow_reminders: WorkflowRemindersTable;
+  announcements: AnnouncementsTable;
+  notice_marks: NoticeMarksTable;
   zip_tasks: ZipTasksTable;
   server_instances: ServerInstancesTable;
   sessions: SessionsTable;
@@ -923,6 +1036,8 @@ export interface Database {
   workflow_files: WorkflowFilesTable;
   ferry_audit: FerryAuditTable;
   ferry_audit_head: FerryAuditHeadTable;
+  operation_logs: OperationLogsTable;
+  operation_log_head: OperationLogHeadTable;
   ferry_tasks: FerryTasksTable;
   ferry_task_files: FerryTaskFilesTable;
   ferry_inbox: FerryInboxTable;

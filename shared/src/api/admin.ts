@@ -242,6 +242,39 @@ export const FEATURE_LABELS: Record<keyof FeaturePolicy, string> = {
   ferrySpaces: '摆渡',
 };
 
+/** 系统公告: to every active person, or to the chosen departments with those below them. */
+export type AnnouncementScope = 'all' | 'departments';
+
+/** The limits of a 公告 (the server checks the same, in characters). */
+export const ANNOUNCEMENT_TITLE_MAX = 100;
+export const ANNOUNCEMENT_BODY_MAX = 2000;
+
+/** POST /api/Admin/Announcements */
+export interface AnnouncementBody {
+  title: string;
+  /** plain text, line breaks kept */
+  body: string;
+  scope: AnnouncementScope;
+  /** scope 'departments': the departments chosen (each with those below it) */
+  departmentIds?: string[];
+}
+
+/** A 公告 sent (GET /api/Admin/Announcements, newest first). */
+export interface Announcement {
+  id: string;
+  title: string;
+  body: string;
+  scope: AnnouncementScope;
+  departments: { id: string; name: string }[];
+  senderName: string;
+  /** the people it reaches: counted when sent, exact once delivered */
+  recipients: number;
+  /** yyyy-MM-dd HH:mm:ss */
+  createdAt: string;
+  /** when its notices were made; '' while being sent */
+  sentAt: string;
+}
+
 const seg = encodeURIComponent;
 const query = (o: Record<string, unknown>) =>
   new URLSearchParams(Object.entries(o).filter(([, v]) => v !== undefined && v !== '' && v !== null).map(([k, v]) => [k, String(v)])).toString();
@@ -307,5 +340,9 @@ export const adminApi = {
 
   getActions: (query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
     http.get<Paged<AdminAction>>('/Admin/Actions', { ...config, params: { ...query, ...config?.params } }),
+
+  getAnnouncements: (query: { page?: number; pageSize?: number }, config?: HttpConfig) =>
+    http.get<Paged<Announcement>>('/Admin/Announcements', { ...config, params: { ...query, ...config?.params } }),
+  sendAnnouncement: (body: AnnouncementBody, config?: HttpConfig) => http.post<Announcement>('/Admin/Announcements', body, config),
 };
 export type AdminApi = typeof adminApi;

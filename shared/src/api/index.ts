@@ -61,6 +61,7 @@ import type {
   WorkflowInstanceDetail,
   WorkflowInstanceRow,
   WorkflowInstancesQuery,
+  WorkflowRemindResult,
   WorkflowRouteStep,
 } from './types';
 import type {
@@ -276,6 +277,9 @@ export const api = {
   getWorkflowInstance: (id: string, config?: HttpConfig) => http.get<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}`, config),
   actOnWorkflow: (id: string, action: WorkflowActionName, body: WorkflowActionBody, config?: HttpConfig) =>
     http.post<WorkflowInstanceDetail>(`/Workflow/Instances/${seg(id)}/${action}`, body, config),
+  /** 催办 by the initiator: the waiting approvers, each at most once an hour (else 429, code 42901) */
+  remindWorkflow: (id: string, body: { comment?: string }, config?: HttpConfig) =>
+    http.post<WorkflowRemindResult>(`/Workflow/Instances/${seg(id)}/Remind`, body, config),
   // ---- exchange space and ferry (api-contract.md, "Approvals, exchange space and ferry") ----
   getFerryZones: (config?: HttpConfig) => http.get<FerryZones>('/Ferry/Zones', config),
   createFerryTask: (body: CreateFerryTaskBody, config?: HttpConfig) => http.post<CreatedFerryTask>('/Ferry/FerryTasks', body, config),

@@ -645,11 +645,17 @@ export interface WorkflowDefinitionBody {
   steps: WorkflowStepDef[];
   cc: WorkflowApproverRule[];
   revoke: WorkflowRevokeRule;
+  /**
+   * 自动催办: remind the approvers after this many hours without action (0 off, 1–168 whole
+   * hours); absent: 0 for a new flow, unchanged on an edit
+   */
+  autoRemindHours?: number;
 }
 
 /** GET /api/Workflow/Definitions: enabled definitions, and for flow admins every one. */
 export interface WorkflowDefinition extends WorkflowDefinitionBody {
   id: string;
+  autoRemindHours: number;
   /** bumped by every change; instances keep the version they started with */
   version: number;
   createdAt: string;
@@ -790,7 +796,16 @@ export interface WorkflowInstanceDetail extends WorkflowInstanceRow {
     addApprover: boolean;
     revoke: boolean;
     comment: boolean;
+    /** 催办: the initiator, while it runs */
+    remind: boolean;
   };
+}
+
+/** POST /api/Workflow/Instances/{id}/Remind: who was reminded now, and who was within the hour (and from when again). */
+export interface WorkflowRemindResult {
+  reminded: string[];
+  /** at: yyyy-MM-dd HH:mm:ss */
+  later: Array<{ name: string; at: string }>;
 }
 
 /** POST /api/Workflow/Instances/{id}/{Approve|Reject|Revoke|Transfer|Return|AddApprover|Comment} body. */

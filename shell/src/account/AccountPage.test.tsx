@@ -25,10 +25,36 @@ const sessions = [
   { id: '9', current: false, createdAt: '2026-11-20 19:00', lastSeenAt: '2026-11-21 08:00', ip: '10.0.0.9', device: 'Safari · iOS' },
 ];
 
+const signInRecord = (o: Record<string, unknown>) => ({
+  id: '1', seq: 1, at: 0, time: '2026-11-24 08:00:00', userId: '5', userName: 'zhangsan', deptPath: '', onBehalfName: '', ip: '10.0.0.7',
+  userAgent: 'Mozilla/5.0', device: 'Chrome · Windows', action: 'auth.login', actionName: '登录', objectType: '', objectId: '', objectName: '',
+  objectPath: '', result: 'ok', reason: '', requestId: 'r1', detail: { how: '密码' }, ...o,
+});
+const signIns = [
+  signInRecord({ id: '3', time: '2026-11-25 22:10:00', ip: '203.0.113.9', device: 'Firefox · Linux', action: 'auth.login.fail', actionName: '登录失败', result: 'fail', reason: '用户名或密码错误' }),
+  signInRecord({ id: '2' }),
+];
+
 beforeEach(() => {
   (loadRemote as jest.Mock).mockImplementation(async (id: string) => fakeModules[id] ?? null);
   resetShell();
   signedIn();
+});
+
+const noticeSettings = (o: Record<string, unknown> = {}) => ({
+  kinds: ['approval.waiting', 'share.received'],
+  channels: [
+    { key: 'inApp', name: '站内消息', available: true, note: '' },
+    { key: 'mail', name: '邮件', available: true, note: '' },
+  ],
+  rows: [
+    { kind: 'approval.waiting', urgent: true, channels: { inApp: { enabled: true, fixed: false }, mail: { enabled: true, fixed: true } } },
+    { kind: 'share.received', urgent: false, channels: { inApp: { enabled: true, fixed: false }, mail: { enabled: true, fixed: false } } },
+  ],
+  digest: 'hourly',
+  dailyHour: 8,
+  email: 'zhangsan@example.com',
+  ...o,
 });
 
 function accountApi(extra: Record<string, (config: any) => any> = {}) {
@@ -38,6 +64,8 @@ function accountApi(extra: Record<string, (config: any) => any> = {}) {
       'GET /api/account/Sessions': () => envelope(sessions),
       'GET /api/Login/PasswordPolicy': () => envelope(policy),
       'GET /api/account/Clients': () => envelope([]),
+      'GET /api/Account/NoticeSettings': () => envelope(noticeSettings()),
+      'GET /api/Account/SignIns': () => envelope({ data: signIns, total: signIns.length, more: false }),
       ...extra,
     },
   });
@@ -161,4 +189,75 @@ it('a new avatar is sent as a form and shows in the user menu', async () => {
   await waitFor(() => expect(appStore.get(userInfoAtom)?.avatar).toBe('/api/User/Avatar/1?v=0123456789abcdef'));
   expect(api.calls).toContain('PUT /api/account/avatar');
   expect(await screen.findByText('头像已更新')).toBeInTheDocument();
+});
+
+it('通知设置: a switch per kind and channel is saved at once; a row the administrator fixed is disabled with 由管理员设定; the digest frequency is saved', async () => {
+  const bodies: any[] = [];
+  let current = noticeSettings();
+  accountApi({
+    'GET /api/Account/NoticeSettings': () => envelope(current),
+    'PUT /api/Account/NoticeSettings': (config) => {
+      const body = JSON.parse(String(config.data));
+      bodies.push(body);
+      const rows = current.rows.map((r) => ({
+        ...r,
+        channels: Object.fromEntries(Object.entries(r.channels).map(([c, cell]) => [c, { ...cell, enabled: body.settings?.[r.kind]?.[c] ?? cell.enabled }])),
+      }));
+      current = { ...current, rows, digest: body.digest ?? current.digest } as typeof current;
+      return envelope(current);
+    },
+  });
+  const user = userEvent.setup();
+  renderShell('/account');
+  const card = (await screen.findByText('通知设置', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+  const table = await within(card).findByRole('table', { name: '通知设置' });
+  expect(within(table).getByText('待我审批')).toBeInTheDocument();
+  expect(within(table).getByText('分享给我')).toBeInTheDocument();
+  expect(within(table).getByText('站内消息')).toBeInTheDocument();
+  expect(within(table).getByText('邮件')).toBeInTheDocument();
+  expect(within(card).getByText(/待我审批的邮件立即发送/)).toBeInTheDocument();
+
+  const shareMail = within(table).getByRole('switch', { name: '分享给我 · 邮件' });
+  expect(shareMail).toBeChecked();
+  await user.click(shareMail);
+  await waitFor(() => expect(bodies).toEqual([{ settings: { 'share.received': { mail: false } } }]));
+  await waitFor(() => expect(within(table).getByRole('switch', { name: '分享给我 · 邮件' })).not.toBeChecked());
+  expect(await screen.findByText('通知设置已保存')).toBeInTheDocument();
+
+  // fixed by the administrator: disabled, and says so
+  const fixed = within(table).getByRole('switch', { name: '待我审批 · 邮件' });
+  expect(fixed).toBeChecked();
+  expect(fixed).toBeDisabled();
+  await user.hover(within(table).getByTestId('fixed-approval.waiting/mail'));
+  expect(await screen.findByText('由管理员设定')).toBeInTheDocument();
+  expect(within(table).getByRole('switch', { name: '待我审批 · 站内消息' })).toBeEnabled();
+
+  await user.click(within(card).getByLabelText('每天（8:00）'));
+  await waitFor(() => expect(bodies[1]).toEqual({ digest: 'daily' }));
+  await waitFor(() => expect(within(card).getByLabelText('每天（8:00）')).toBeChecked());
+});
+
+it('通知设置 without an e-mail address: the mail column says why and cannot be turned', async () => {
+  const note = '你没有邮箱地址，只能收到站内消息；请联系管理员填写邮箱';
+  accountApi({
+    'GET /api/Account/NoticeSettings': () =>
+      envelope(noticeSettings({ email: '', channels: [{ key: 'inApp', name: '站内消息', available: true, note: '' }, { key: 'mail', name: '邮件', available: false, note }] })),
+  });
+  renderShell('/account');
+  const card = (await screen.findByText('通知设置', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+  expect(await within(card).findByText(`邮件：${note}`)).toBeInTheDocument();
+  expect(within(card).getByRole('switch', { name: '分享给我 · 邮件' })).toBeDisabled();
+  expect(within(card).getByRole('switch', { name: '分享给我 · 站内消息' })).toBeEnabled();
+});
+
+it('登录记录 lists my own sign-ins and failed attempts with the address and the device', async () => {
+  accountApi();
+  renderShell('/account');
+  const table = await screen.findByRole('table', { name: '登录记录' });
+  expect(await within(table).findByText('203.0.113.9')).toBeInTheDocument();
+  expect(within(table).getByText('登录失败')).toBeInTheDocument();
+  expect(within(table).getByText('用户名或密码错误')).toBeInTheDocument();
+  expect(within(table).getByText('Firefox · Linux')).toBeInTheDocument();
+  expect(within(table).getByText('Chrome · Windows')).toBeInTheDocument();
+  expect(within(table).getByText('密码')).toBeInTheDocument();
 });

@@ -1,12 +1,14 @@
-// /account, 个人设置: avatar, password, TOTP, the user's sessions and authorized clients. Part of the signed-in
+// /account, 个人设置: avatar, password, TOTP, the user's sessions, 通知设置 and authorized clients. Part of the signed-in
 // shell (the shell owns the session), so it works in the simple mode as well.
 import { useCallback, useEffect, useState } from 'react';
 import { Space, Typography } from 'antd';
 import { api, type AccountSecurity, type MySession } from '@app/shared';
 import { AvatarCard } from './AvatarCard';
 import { ClientsCard } from './ClientsCard';
+import { NoticeSettingsCard } from './NoticeSettingsCard';
 import { PasswordCard } from './PasswordCard';
 import { SessionsCard } from './SessionsCard';
+import { SignInsCard } from './SignInsCard';
 import { TotpCard } from './TotpCard';
 
 export default function AccountPage() {
@@ -42,6 +44,8 @@ export default function AccountPage() {
         <PasswordCard security={security} onChanged={reload} />
         <TotpCard security={security} onChanged={reload} />
         <SessionsCard sessions={sessions} loading={loading} onChanged={reload} />
+        <SignInsCard />
+        <NoticeSettingsCard />
         <ClientsCard attempt={attempt} />
       </Space>
     </div>

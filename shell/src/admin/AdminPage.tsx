@@ -1,6 +1,6 @@
 // /admin, 系统管理: a system administrator manages people, departments, groups, the feature
 // policy, quotas, the upload policy, sign-in (password policy and TOTP, registrations,
-// authorized clients), branding and agreements; a department administrator manages the people
+// authorized clients), 系统公告, branding and agreements; a department administrator manages the people
 // and departments of their subtree; an audit administrator reads the record of administrators'
 // actions. Reached from the user menu (only they see the entry); the server refuses every call
 // outside the caller's scope, and the page says so to anyone else.
@@ -9,13 +9,16 @@ import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useUserInfo } from '@app/shared';
 import { ActionsTab } from './actions/ActionsTab';
+import { OperationLogTab } from './oplog/OperationLogTab';
 import { AgreementsTab } from './AgreementsTab';
+import { AnnouncementsTab } from './announcements/AnnouncementsTab';
 import { BrandingTab } from './BrandingTab';
 import { ClientsTab } from './ClientsTab';
 import { DepartmentsTab } from './departments/DepartmentsTab';
 import { DirectoryTab } from './directory/DirectoryTab';
 import { GroupsTab } from './groups/GroupsTab';
 import { FeaturePolicyTab } from './policy/FeaturePolicyTab';
+import { NoticesTab } from './notices/NoticesTab';
 import { PasswordPolicyTab } from './PasswordPolicyTab';
 import { QuotaTab } from './quota/QuotaTab';
 import { RegistrationsTab } from './RegistrationsTab';
@@ -41,10 +44,13 @@ const TABS: TabDef[] = [
   { key: 'upload', label: '上传策略', for: ['system'], render: () => <UploadPolicyTab /> },
   { key: 'policy', label: '密码与动态口令', for: ['system'], render: () => <PasswordPolicyTab /> },
   { key: 'registrations', label: '注册申请', for: ['system'], render: () => <RegistrationsTab /> },
+  { key: 'announcements', label: '系统公告', for: ['system'], render: () => <AnnouncementsTab /> },
   { key: 'clients', label: '客户端授权', for: ['system'], render: () => <ClientsTab /> },
+  { key: 'notices', label: '通知', for: ['system'], render: () => <NoticesTab /> },
   { key: 'branding', label: '品牌', for: ['system'], render: () => <BrandingTab /> },
   { key: 'agreements', label: '协议', for: ['system'], render: () => <AgreementsTab /> },
   { key: 'actions', label: '管理日志', for: ['system', 'audit'], render: () => <ActionsTab /> },
+  { key: 'oplog', label: '操作日志', for: ['system', 'audit', 'dept'], render: () => <OperationLogTab /> },
 ];
 
 export default function AdminPage() {

@@ -93,6 +93,35 @@ describe('NoticeBell', () => {
     await waitFor(() => expect(unread.mock.calls.length).toBe(asked + 2));
   });
 
+  it('a 系统公告 opens its whole text in a dialog (it has no page), marked read; the kind filter offers the new kinds', async () => {
+    fakeStream();
+    jest.spyOn(api, 'getNoticeUnread').mockResolvedValue({ unread: 1 });
+    const text = '各位同事：\n本周六 9:00–12:00 机房停电检修，期间云文档暂停服务。\n' + '请提前保存工作。'.repeat(40);
+    const list = jest.spyOn(api, 'getNotices').mockResolvedValue({
+      data: [notice({ id: '9', kind: 'announcement', title: '系统公告：机房停电通知', body: text, link: '' })],
+      total: 1,
+      unread: 1,
+    });
+    const read = jest.spyOn(api, 'readNotices').mockResolvedValue({ changed: 1 });
+    const opened: string[] = [];
+    render(<NoticeBell onOpen={(link) => opened.push(link)} />);
+    fireEvent.click(screen.getByTestId('notice-bell'));
+    const drawer = panelOf('消息中心');
+    await settled();
+    expect(within(drawer).getByText('系统公告 · 2026-11-27 10:00:00')).toBeInTheDocument();
+
+    fireEvent.click(within(drawer).getByText('系统公告：机房停电通知'));
+    expect(read).toHaveBeenCalledWith(['9']);
+    // the whole body, line breaks kept, under the 公告's own title
+    const shown = await screen.findByTestId('announcement-body');
+    expect(shown.textContent).toBe(text);
+    expect(within(shown.closest('.ant-modal') as HTMLElement).getByText('机房停电通知')).toBeInTheDocument();
+    expect(opened).toEqual([]);
+
+    await pickOption(within(drawer).getByLabelText('消息类型'), '收到摆渡文件');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith({ page: 1, pageSize: 20, kind: 'ferry.arrived' }));
+  });
+
   it('opens the stream again after it ends', async () => {
     jest.useFakeTimers();
     try {

@@ -1,8 +1,9 @@
 // The bell in 云文档's top bar and its 消息中心 drawer: the unread count (pushed, see
 // useNoticeFeed), the notices newest first with 全部 / 未读 and a filter by kind, 全部已读,
-// delete, and a click that marks a notice read and opens what it is about.
+// delete, and a click that marks a notice read and opens what it is about (a 系统公告, which
+// has no page, opens its whole text in a dialog).
 import { useCallback, useEffect, useState } from 'react';
-import { Badge, Button, Drawer, Empty, List, Popconfirm, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { Badge, Button, Drawer, Empty, List, Modal, Popconfirm, Segmented, Select, Space, Tag, Typography } from 'antd';
 import BellOutlined from '@ant-design/icons/BellOutlined';
 import DeleteOutlined from '@ant-design/icons/DeleteOutlined';
 import { api, NOTICE_KIND_NAMES, type Notice, type NoticeKind } from '@app/shared';
@@ -61,6 +62,8 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
   const [data, setData] = useState<Notice[]>([]);
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(false);
+  /** the 公告 open in its dialog */
+  const [reading, setReading] = useState<Notice | null>(null);
 
   const load = useCallback(() => {
     setLoading(true);
@@ -86,11 +89,13 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
   };
 
   const openNotice = (n: Notice) => {
-    const go = () => (n.link ? onOpen(n.link) : undefined);
+    const go = () => (n.kind === 'announcement' ? setReading(n) : n.link ? onOpen(n.link) : undefined);
     if (n.read) return go();
     api.readNotices([n.id]).then(() => onChanged(), () => undefined);
+    setData((rows) => rows.map((r) => (r.id === n.id ? { ...r, read: true } : r)));
     go();
   };
+  const opens = (n: Notice) => !!n.link || n.kind === 'announcement';
 
   return (
     <Drawer
@@ -126,6 +131,8 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
           placeholder="全部类型"
           aria-label="消息类型"
           style={{ width: 150 }}
+          // a short list: every kind rendered (and found) without the virtual list
+          virtual={false}
           value={kind}
           options={(Object.keys(NOTICE_KIND_NAMES) as NoticeKind[]).map((k) => ({ value: k, label: NOTICE_KIND_NAMES[k] }))}
           onChange={(v) => {
@@ -142,7 +149,7 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
         renderItem={(n) => (
           <List.Item
             key={n.id}
-            style={{ cursor: n.link ? 'pointer' : 'default', alignItems: 'flex-start' }}
+            style={{ cursor: opens(n) ? 'pointer' : 'default', alignItems: 'flex-start' }}
             onClick={() => openNotice(n)}
             actions={[
               <Popconfirm
@@ -170,7 +177,13 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
               }
               description={
                 <>
-                  <div>{n.body}</div>
+                  {n.kind === 'announcement' ? (
+                    <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ marginBottom: 0, color: 'inherit' }}>
+                      {n.body}
+                    </Typography.Paragraph>
+                  ) : (
+                    <div>{n.body}</div>
+                  )}
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {NOTICE_KIND_NAMES[n.kind] ?? n.kind} · {n.createdAt}
                   </Typography.Text>
@@ -180,6 +193,16 @@ export function NoticeDrawer({ open, onClose, latestId, onChanged, onOpen }: Dra
           </List.Item>
         )}
       />
+      <Modal open={reading !== null} title={reading?.title.replace(/^系统公告：/, '')} onCancel={() => setReading(null)} footer={null} width={600}>
+        {reading ? (
+          <>
+            <Typography.Paragraph type="secondary">系统公告 · {reading.createdAt}</Typography.Paragraph>
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }} data-testid="announcement-body">
+              {reading.body}
+            </Typography.Paragraph>
+          </>
+        ) : null}
+      </Modal>
     </Drawer>
   );
 }

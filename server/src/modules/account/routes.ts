@@ -46,6 +46,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/account/Totp/Confirm',
     {
+      config: { oplog: { action: 'auth.totp', detail: () => ({ change: '绑定' }) } },
       schema: {
         tags,
         summary: '确认绑定动态口令',
@@ -63,6 +64,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/account/Totp/Remove',
     {
+      config: { oplog: { action: 'auth.totp', detail: () => ({ change: '解除' }) } },
       schema: {
         tags,
         summary: '解除动态口令',

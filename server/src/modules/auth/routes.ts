@@ -1,4 +1,5 @@
 // 云文档 sign-in and sign-out calls.
+import type { OplogRoute } from '../oplog/plugin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clearCookie, setCookie } from '../../lib/cookies';
 import { Envelope, ok } from '../../lib/schema';
@@ -24,15 +25,30 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] ?? '' });
   /** A session sets the cookie; a second step does not. */
   const answer = (req: FastifyRequest, reply: FastifyReply, outcome: LoginOutcome) => {
-    if (outcome.jwtId) setCookie(reply, TOKEN_COOKIE, outcome.jwtId, { maxAgeSeconds, secure: req.protocol === 'https' });
+    if (outcome.jwtId) {
+      setCookie(reply, TOKEN_COOKIE, outcome.jwtId, { maxAgeSeconds, secure: req.protocol === 'https' });
+      const r = outcome.result as { userId?: string; userName?: string };
+      if (r.userId) req.oplog.user = { id: Number(r.userId), userName: r.userName ?? '' };
+    }
     return ok(outcome.result);
   };
   const stepTags = ['登录'];
+  /**
+   * The operation log's record of a sign-in: the session made (a step reached is not one yet),
+   * a failure with its reason, or a lockout (429).
+   */
+  const signInLog = (how: string): { oplog: OplogRoute } => ({
+    oplog: {
+      action: 'auth.login',
+      detail: () => ({ how }),
+      when: (ok, result, status) => (ok ? ((result as { token?: string } | undefined)?.token ? 'auth.login' : null) : status === 429 ? 'auth.lockout' : 'auth.login.fail'),
+    },
+  });
 
   app.post(
     '/login',
     {
-      config: { public: true },
+      config: { public: true, ...signInLog('密码') },
       schema: {
         tags: ['登录'],
         summary: '用户名密码登录',
@@ -45,13 +61,16 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(LoginAnswerSchema) },
       },
     },
-    async (req, reply) => answer(req, reply, await auth.login(req.body, client(req))),
+    async (req, reply) => {
+      req.oplog.userName = req.body.userName;
+      return answer(req, reply, await auth.login(req.body, client(req)));
+    },
   );
 
   app.post(
     '/login/LoginWithDingtalk',
     {
-      config: { public: true },
+      config: { public: true, ...signInLog('钉钉') },
       schema: {
         tags: stepTags,
         summary: '钉钉登录',
@@ -69,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/login/ResetPassword',
     {
-      config: { public: true },
+      config: { public: true, ...signInLog('设置新密码后') },
       schema: {
         tags: stepTags,
         summary: '登录时设置新密码',
@@ -85,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/login/TotpBind',
     {
-      config: { public: true },
+      config: { public: true, ...signInLog('绑定动态口令后') },
       schema: {
         tags: stepTags,
         summary: '登录时绑定动态口令',
@@ -101,7 +120,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/login/TotpCode',
     {
-      config: { public: true },
+      config: { public: true, ...signInLog('动态口令') },
       schema: {
         tags: stepTags,
         summary: '登录时输入动态口令',
@@ -117,6 +136,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/account/changepassword',
     {
+      config: { oplog: { action: 'auth.password' } },
       schema: {
         tags: ['账号'],
         summary: '修改密码',
@@ -131,7 +151,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/login/quit',
     {
-      config: { public: true, optionalAuth: true },
+      config: { public: true, optionalAuth: true, oplog: { action: 'auth.logout', when: (ok) => (ok ? 'auth.logout' : null) } },
       schema: {
         tags: ['登录'],
         summary: '退出登录',
@@ -140,6 +160,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
+      if (!req.auth) req.oplog.skip = true;
       if (req.auth) await auth.quit(req.auth.session);
       clearCookie(reply, TOKEN_COOKIE, { secure: req.protocol === 'https' });
       return ok(null);

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../../lib/errors';
 import { findUserById, findUserByKey, markSignedIn, setUserDisabled, userNameKey } from '../users/repository';
 import { mobileOrEmpty, type UsersService } from '../users/service';
+import { recordEvent } from '../notices/events';
 import type { Credentials } from './credentials';
 import { passwordKeptElsewhere, verifyPassword } from './password';
 import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
@@ -389,11 +390,13 @@ export class AuthService {
   }
 
   /** The user's TOTP key is forgotten: the next sign-in binds a new one (when TOTP is still required). */
-  async resetTotp(userId: number): Promise<void> {
+  /** Unbinds the user's TOTP; `byAdminId`: an administrator reset it, and the person is told (totp.reset). */
+  async resetTotp(userId: number, byAdminId?: number): Promise<void> {
     const now = Date.now();
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ totp_secret: null, totp_last_step: 0, updated_at: now }).where('id', '=', userId).execute();
       await dropStepsOfUser(trx, userId, now);
+      if (byAdminId !== undefined && byAdminId !== userId) await recordEvent(trx, 'totp.reset', { userId, adminId: byAdminId }, now);
     });
   }
 

@@ -28,6 +28,15 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/User/FileTransfer/Download/:fileId',
+    config: {
+      oplog: {
+        action: 'file.download',
+        items: (req) => (req.params as { fileId: string }).fileId,
+        detail: (req) => ({ shareId: (req.query as { shareId?: string }).shareId, versionId: (req.query as { versionId?: string }).versionId }),
+        // one record per download started (not per HEAD or resumed range)
+        when: (ok, _r, _s, req) => (!ok || startsDownload(req) ? ((req.query as { shareId?: string }).shareId ? 'share.download' : 'file.download') : null),
+      },
+    },
     schema: {
       tags,
       summary: '下载文件',
@@ -52,6 +61,7 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/FileTransfer/DownloadTask',
     {
+      config: { oplog: { action: 'file.zip', items: (req) => req.body as string[], detail: (req) => ({ shareId: (req.query as { shareId?: string }).shareId }) } },
       schema: {
         tags,
         summary: '创建打包下载任务',

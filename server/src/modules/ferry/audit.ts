@@ -6,6 +6,8 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, FerryAuditRow } from '../../db/types';
+import { canonicalJson as canonical } from '../../lib/canonical-json';
+import { appendEntries } from '../oplog/repository';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -20,18 +22,6 @@ export interface AuditEvent {
   detail: Record<string, unknown>;
   /** epoch ms; now when absent */
   at?: number;
-}
-
-/** Keys in a fixed order at every level, so the same content always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 export function recordHash(r: Pick<FerryAuditRow, 'seq' | 'at' | 'actor_id' | 'actor_name' | 'event' | 'task_id' | 'detail' | 'prev_hash'>): string {
@@ -66,6 +56,17 @@ export async function appendAudit(db: Kysely<Database>, e: AuditEvent): Promise<
     const hash = recordHash(row);
     const inserted = await trx.insertInto('ferry_audit').values({ ...row, hash }).returningAll().executeTakeFirstOrThrow();
     await trx.updateTable('ferry_audit_head').set({ seq: row.seq, hash }).where('id', '=', 1).execute();
+    // linked into the operation log, which names the ferry record's position
+    await appendEntries(trx, [
+      {
+        at: row.at,
+        userId: e.actorId,
+        userName: e.actorName,
+        action: 'ferry.event',
+        object: { type: 'ferry', id: e.taskId, name: e.taskId ? `摆渡任务 ${e.taskId}` : '' },
+        detail: { event: e.event, auditSeq: row.seq },
+      },
+    ]);
     return inserted;
   };
   return db.isTransaction ? write(db) : db.transaction().execute(write);

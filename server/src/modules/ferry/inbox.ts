@@ -18,6 +18,7 @@ import { contentTypeOf, type Content } from '../downloads/http';
 import { userNameKey } from '../users/repository';
 import { releaseBlobs, type BlobStore } from '../versions/blobs';
 import { appendAudit } from './audit';
+import { recordEvent } from '../notices/events';
 import { enqueueReceipt, receiptQueued, wasSeen } from './repository';
 import type { FerryInboxItem } from './schemas';
 import type { FerryService } from './service';
@@ -203,6 +204,7 @@ export class FerryInbox {
         // nobody of those names here: the administrators receive it, to pass on
         const holders = found.length ? found : await trx.selectFrom('users').select(['id', 'user_name']).where('is_admin', '=', 1).where('disabled', '=', 0).execute();
         for (const u of holders) await trx.insertInto('ferry_inbox_users').values({ inbox_id: row.id, user_id: u.id }).execute();
+        await recordEvent(trx, 'ferry.arrived', { inboxId: Number(row.id), link: this.ferry.inboxLink(), policyChecked: this.config.mode !== 'simple' }, now);
         await appendAudit(trx, {
           event: 'package.received',
           actorId: null,

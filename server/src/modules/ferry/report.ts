@@ -1,11 +1,10 @@
 // The 统计审计 page of 云文档's ferry: the audit log (paged, filtered, verified, exported as CSV
 // or XLSX, streamed) and the statistics by user, department, direction, time bucket and state,
 // with blocked-by-reason counts and the median approval time.
-import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database, FerryAuditRow } from '../../db/types';
 import { badRequest } from '../../lib/errors';
+import { exportTable, type ExportedTable } from '../../lib/table-export';
 import { parseDateTime, type TimeFormatter } from '../../lib/time';
 import { verifyAudit } from './audit';
 import type { AuditQuery, ExportQuery, FerryAuditRecord, FerryCheckResult, FerryStats, FerryTaskStatus, StatsQuery } from './schemas';
@@ -176,34 +175,15 @@ export class FerryReport {
   static readonly COLUMNS = ['序号', '时间', '操作人', '事件', '摆渡任务', '内容', '记录哈希'];
 
   /** GET /api/Ferry/Audit/Export: CSV (UTF-8 with BOM, for Excel) or XLSX, streamed. */
-  export(q: ExportQuery): { stream: Readable; fileName: string; contentType: string } {
+  export(q: ExportQuery): ExportedTable {
     const stamp = this.formatTime(Date.now()).slice(0, 10).replace(/-/g, '');
-    const out = new PassThrough();
-    const rows = this.records(q);
-    const cells = (r: FerryAuditRecord) => [r.seq, r.at, r.actorName, r.eventText, r.taskId, r.summary, r.hash];
-    if (q.format === 'csv') {
-      const quote = (v: unknown) => {
-        const s = String(v);
-        return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-      };
-      void (async () => {
-        out.write('\ufeff' + FerryReport.COLUMNS.join(',') + '\r\n');
-        for await (const r of rows) if (!out.write(cells(r).map(quote).join(',') + '\r\n')) await new Promise((res) => out.once('drain', res));
-        out.end();
-      })().catch((err: unknown) => out.destroy(err as Error));
-      return { stream: out, fileName: `摆渡审计-${stamp}.csv`, contentType: 'text/csv; charset=utf-8' };
-    }
-    void (async () => {
-      const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
-      const sheet = book.addWorksheet('摆渡审计');
-      sheet.columns = FerryReport.COLUMNS.map((header, i) => ({ header, width: [8, 20, 14, 16, 10, 80, 66][i] }));
-      sheet.getRow(1).font = { bold: true };
-      sheet.getRow(1).commit();
-      for await (const r of rows) sheet.addRow(cells(r)).commit();
-      sheet.commit();
-      await book.commit();
-    })().catch((err: unknown) => out.destroy(err as Error));
-    return { stream: out, fileName: `摆渡审计-${stamp}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+    const widths = [8, 20, 14, 16, 10, 80, 66];
+    const columns = FerryReport.COLUMNS.map((header, i) => ({ header, width: widths[i] }));
+    const records = this.records(q);
+    const rows = (async function* () {
+      for await (const r of records) yield [r.seq, r.at, r.actorName, r.eventText, r.taskId, r.summary, r.hash];
+    })();
+    return exportTable(q.format, columns, rows, `摆渡审计-${stamp}`, '摆渡审计');
   }
 
   private bucketOf(ms: number, bucket: StatsQuery['bucket']): string {

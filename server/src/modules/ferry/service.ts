@@ -28,6 +28,7 @@ import { INSTANCE_STATUS } from '../workflow/engine';
 import type { DefinitionBody } from '../workflow/schemas';
 import type { Scanner } from './antivirus';
 import { appendAudit } from './audit';
+import { recordEvent } from '../notices/events';
 import { checkTask } from './checks';
 import { pushPackage } from './push';
 import { dueTasks, fileTotals, filesOfTask, findTask, leaseTask, moveTask, pageTasks } from './repository';
@@ -39,6 +40,7 @@ import {
   type CreateTaskBody,
   type FerryCheckResult,
   type FerryKeywordHit,
+  type FerryTab,
   type FerryTaskDetail,
   type FerryTaskRowView,
   type FerryTaskStatus,
@@ -139,6 +141,17 @@ export class FerryService {
     if (this.config.mode === 'simple') return;
     const { policy } = await this.folders.context(user);
     if (!policy.ferrySpaces) throw forbidden('交换空间未开放');
+  }
+
+  /** Where the sender sees the tasks of a tab: 交换空间 in full mode, 文件摆渡 in simple mode. */
+  tasksLink(tab: FerryTab): string {
+    if (this.config.mode === 'simple') return `/ferry/file?tab=tasks${tab === 'processing' ? '' : `&status=${tab}`}`;
+    return `/swapSpace/myFerry/${tab}`;
+  }
+
+  /** Where a recipient sees the files received from other zones. */
+  inboxLink(): string {
+    return this.config.mode === 'simple' ? '/ferry/file?tab=received' : '/swapSpace/myFerry/received';
   }
 
   requireAdmin(user: UserRow): void {
@@ -397,6 +410,10 @@ export class FerryService {
     const moved = await this.db.transaction().execute(async (trx) => {
       if (!(await moveTask(trx, taskId, from, to, { status_reason: reason, lease_until: 0 }, now))) return false;
       gone = await this.releaseFiles(trx, taskId);
+      if (to === 'blocked') {
+        const row = (await findTask(trx, taskId)) as FerryTaskRow;
+        await recordEvent(trx, 'ferry.blocked', { taskId, number: this.numberOf(row), toZone: row.to_zone, reason, link: this.tasksLink('rejected') }, now);
+      }
       await appendAudit(trx, {
         event: `task.${to}`,
         actorId: actor?.id ?? null,
@@ -781,6 +798,7 @@ export class FerryService {
       // a refusal was about a copy: the other zone has now verified and imported the package itself
       if (!(await moveTask(trx, id, ['transferring', 'refused'], 'delivered', { delivered_at: at, status_reason: '', last_error: '' }))) return;
       await appendAudit(trx, { event: 'package.delivered', actorId: null, actorName: '系统', taskId: taskIdText, detail: { packageId, to: zone } });
+      await recordEvent(trx, 'ferry.delivered', { taskId: id, number: this.numberOf(row), toZone: row.to_zone, link: this.tasksLink('completed') });
     });
   }
 
@@ -807,6 +825,7 @@ export class FerryService {
       // copy of the package gives way to what happened to the package itself
       if (event === 'downloaded') {
         if (!(await moveTask(trx, row.id, ['transferring', 'delivered', 'refused'], 'downloaded', { downloaded_at: r.at, delivered_at: row.delivered_at ?? r.at, status_reason: '' }))) return;
+        await recordEvent(trx, 'ferry.downloaded', { taskId: row.id, number: this.numberOf(row), toZone: row.to_zone, byName: r.byName, link: this.tasksLink('completed') });
       } else if (!(await moveTask(trx, row.id, ['transferring', 'delivered', 'downloaded', 'refused'], event, { delivered_at: row.delivered_at ?? r.at, status_reason: '' }))) return;
       await appendAudit(trx, { event: `task.${event}`, actorId: null, actorName: r.byName || '系统', taskId: m.taskId, detail: { packageId: r.packageId, zone: m.fromZone, at: r.at } });
     });

@@ -109,6 +109,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Files/CreateFile',
     {
+      config: { oplog: { action: 'file.create', resultItems: (r: { id?: string } | undefined) => r?.id } },
       schema: {
         tags: ['文件'],
         summary: '新建文件夹或空文件',
@@ -177,6 +178,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/User/Files/Rename/:id',
     {
+      config: { oplog: { action: 'file.rename', items: (req) => (req.params as { id: string }).id, detail: (req) => ({ newName: (req.query as { fileName: string }).fileName }) } },
       schema: {
         tags: ['文件'],
         summary: '重命名（子项的路径随之更新）',
@@ -192,6 +194,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Files',
     {
+      config: { oplog: { action: 'file.delete', items: (req) => req.body as string[] } },
       schema: {
         tags: ['文件'],
         summary: '删除到回收站（全部成功或全部不做）',
@@ -210,6 +213,13 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       path,
       {
+        config: {
+          oplog: {
+            action: mode === 'move' ? 'file.move' : 'file.copy',
+            items: (req) => (req.body as { ids: string[] }).ids,
+            detail: (req) => ({ targetId: (req.body as { targetId: string }).targetId, strategy: (req.body as { strategy?: number | null }).strategy ?? null }),
+          },
+        },
         schema: {
           tags: ['文件'],
           summary: `${summary}文件或文件夹`,

@@ -35,6 +35,7 @@ import { previewSource } from '../preview/kinds';
 import { nameProblem } from '../../lib/names';
 import { bytesLandingIn, personalBytes } from '../quota/repository';
 import { overQuota } from '../quota/errors';
+import { noteQuotaUse, usedBytes } from '../quota/warnings';
 
 export const NAME_MAX_LENGTH = 150;
 export const DUPLICATE_NAME = '该位置已存在同名的文件或文件夹，请换一个名称';
@@ -393,11 +394,14 @@ export class FoldersService {
     const work = topmost(sources).filter((s) => !(mode === 'move' && s.parent_id === target.id));
     const movedIn = topmost(sources).filter((s) => mode === 'move' && s.parent_id === target.id);
     const spaceChanges = (s: ItemRow) => s.space_type !== target.space_type;
+    /** the quota of the personal space the items land in, when they add to it (its 90 % warning) */
+    let watchedQuota = 0;
     if (target.space_type === SPACE_PERSONAL) {
       // refused before anything is written, like an upload over the quota
       const incoming = await bytesLandingIn(this.db, work, target.owner_id, mode);
       const quota = incoming > 0 ? await this.settings.quotaFor(target.owner_id) : 0;
       if (quota && (await personalBytes(this.db, target.owner_id)).all + incoming > quota) throw overQuota('transfer');
+      watchedQuota = quota;
     }
     const ownerIn = (s: ItemRow) => (target.space_type === SPACE_PERSONAL ? target.owner_id : spaceChanges(s) || mode === 'copy' ? user.id : s.owner_id);
 
@@ -431,6 +435,7 @@ export class FoldersService {
         }
 
         const now = Date.now();
+        const usedBefore = watchedQuota ? await usedBytes(trx, target.owner_id) : 0;
         const done: number[] = movedIn.map((s) => s.id);
         for (const s of work) {
           const current = await findLiveItem(trx, s.id);
@@ -524,6 +529,7 @@ export class FoldersService {
           }
         }
         await touchItem(trx, target.id, now);
+        if (watchedQuota) await noteQuotaUse(trx, target.owner_id, watchedQuota, usedBefore, now);
         return done;
       });
     } catch (err) {

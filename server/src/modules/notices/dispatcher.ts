@@ -11,10 +11,11 @@ import { TARGET } from '../shares/repository';
 import { userNames } from '../workflow/approvers';
 import { INSTANCE_STATUS } from '../workflow/engine';
 import type { EventKind, EventPayloads } from './events';
+import { KIND_HANDLERS } from './kinds';
 import { insertNotices, resolveNotices, type NewNotice } from './repository';
 
-type EventRow = Selectable<EventsTable>;
-type Handler<K extends EventKind> = (trx: Kysely<Database>, event: EventRow, payload: EventPayloads[K], now: number) => Promise<void>;
+export type EventRow = Selectable<EventsTable>;
+export type Handler<K extends EventKind> = (trx: Kysely<Database>, event: EventRow, payload: EventPayloads[K], now: number) => Promise<void>;
 
 /** Events worked per round, at most. */
 const BATCH = 100;
@@ -23,6 +24,8 @@ const LEASE_MS = 15_000;
 
 /** The notices that ask the person to act (resolved once the action is taken). */
 export const ACTIONABLE_APPROVAL = ['approval.waiting', 'approval.returned', 'approval.remind'];
+/** …and a ferry task's approval (an instance of source 'ferry'), resolved the same way. */
+const ACTIONABLE = [...ACTIONABLE_APPROVAL, 'ferry.waiting'];
 
 /** Where the workflow remote shows an instance. */
 export const approvalLink = (instanceWireId: string) => `/workflow/informationDetails?id=${encodeURIComponent(instanceWireId)}`;
@@ -34,15 +37,18 @@ const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) 
   const actor = names.get(p.actorId) ?? '';
   const base = { object_type: object.type, object_id: object.id, link: approvalLink(object.id), event_id: event.id, created_at: now };
   const ended = p.status !== INSTANCE_STATUS.processing;
+  // a ferry task's approval asks with a kind of its own (ferry.waiting)
+  const source = await trx.selectFrom('workflow_instances').select('source').where('id', '=', p.instanceId).executeTakeFirst();
+  const ferry = source?.source === 'ferry';
 
   // first what is no longer asked: by the one who acted, by someone else, or by the end
   if (ended) {
     const why = p.status === INSTANCE_STATUS.revoked ? '申请人已撤回' : p.status === INSTANCE_STATUS.approved ? '审批已通过' : '审批已驳回';
-    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, [p.actorId], '已处理', now);
-    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, null, why, now);
+    await resolveNotices(trx, object, ACTIONABLE, [p.actorId], '已处理', now);
+    await resolveNotices(trx, object, ACTIONABLE, null, why, now);
   } else {
-    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, p.goneTodo.filter((u) => u === p.actorId), '已处理', now);
-    await resolveNotices(trx, object, ACTIONABLE_APPROVAL, p.goneTodo.filter((u) => u !== p.actorId), actor ? `已由${actor}处理` : '已处理', now);
+    await resolveNotices(trx, object, ACTIONABLE, p.goneTodo.filter((u) => u === p.actorId), '已处理', now);
+    await resolveNotices(trx, object, ACTIONABLE, p.goneTodo.filter((u) => u !== p.actorId), actor ? `已由${actor}处理` : '已处理', now);
   }
 
   const notices: NewNotice[] = [];
@@ -52,13 +58,15 @@ const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) 
       notices.push({ ...base, user_id: userId, kind: 'approval.returned', title: `退回重审：${p.title}`, body: `${actor} 将 ${initiator} 的申请退回到你所在的步骤，请重新审批` });
       continue;
     }
+    const what = ferry ? '文件摆渡申请' : '申请';
     const body =
       p.action === 'transfer'
-        ? `${actor} 将 ${initiator} 的申请转交给你审批`
+        ? `${actor} 将 ${initiator} 的${what}转交给你审批`
         : p.action === 'addApprover'
-          ? `${actor} 请你一起审批 ${initiator} 的申请（加签）`
-          : `${initiator} 的申请等待你审批`;
-    notices.push({ ...base, user_id: userId, kind: 'approval.waiting', title: `待审批：${p.title}`, body });
+          ? `${actor} 请你一起审批 ${initiator} 的${what}（加签）`
+          : `${initiator} 的${what}等待你审批`;
+    if (ferry) notices.push({ ...base, user_id: userId, kind: 'ferry.waiting', title: `待审批：${p.title}`, body: `${body}，审批通过后文件才会发出` });
+    else notices.push({ ...base, user_id: userId, kind: 'approval.waiting', title: `待审批：${p.title}`, body });
   }
   if (p.action === 'start') {
     for (const userId of p.cc) {
@@ -153,7 +161,7 @@ const workflowReminded: Handler<'workflow.reminded'> = async (trx, event, p, now
       user_id: Number(r.user_id),
       kind: 'approval.remind',
       title: `催办：${p.title}`,
-      body: `${initiator} 催你尽快审批${p.comment ? `：${p.comment}` : ''}`,
+      body: p.auto ? `${initiator} 的申请已等待你审批超过 ${p.hours ?? 0} 小时，请尽快处理` : `${initiator} 催你尽快审批${p.comment ? `：${p.comment}` : ''}`,
       object_type: 'workflow',
       object_id: id,
       link: approvalLink(id),
@@ -167,6 +175,7 @@ const HANDLERS: { [K in EventKind]: Handler<K> } = {
   'workflow.changed': workflowChanged,
   'workflow.reminded': workflowReminded,
   'share.received': shareReceived,
+  ...KIND_HANDLERS,
 };
 
 /** Seconds before the n-th retry: 2, 4, 8… up to 10 minutes. */

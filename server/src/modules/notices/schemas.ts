@@ -2,7 +2,30 @@
 import { Type, type Static } from 'typebox';
 import { PagingFilled } from '../../lib/paging';
 
-export const NOTICE_KINDS = ['approval.waiting', 'approval.cc', 'approval.approved', 'approval.rejected', 'approval.returned', 'approval.remind', 'share.received'] as const;
+export const NOTICE_KINDS = [
+  'approval.waiting',
+  'approval.cc',
+  'approval.approved',
+  'approval.rejected',
+  'approval.returned',
+  'approval.remind',
+  'share.received',
+  'link.uploaded',
+  'ferry.waiting',
+  'ferry.blocked',
+  'ferry.delivered',
+  'ferry.downloaded',
+  'ferry.arrived',
+  'registration.waiting',
+  'quota.warning',
+  'password.expiring',
+  'totp.reset',
+  'announcement',
+] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/** The kinds that ask for prompt attention: a channel beside the bell (mail) sends these at once. */
+export const URGENT_KINDS: readonly NoticeKind[] = ['approval.waiting', 'approval.returned', 'approval.remind', 'ferry.waiting', 'ferry.arrived'];
 
 export const NoticeSchema = Type.Object({
   id: Type.String(),

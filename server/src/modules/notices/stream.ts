@@ -71,12 +71,13 @@ export class NoticeStreams {
     this.polling = true;
     try {
       if (this.lastId === null) return;
-      const rows = await this.db.selectFrom('notices').select(['id', 'user_id']).where('id', '>', this.lastId).orderBy('id').limit(1000).execute();
+      const rows = await this.db.selectFrom('notices').select(['id', 'user_id', 'hidden']).where('id', '>', this.lastId).orderBy('id').limit(1000).execute();
       if (!rows.length) return;
       this.lastId = Number(rows[rows.length - 1].id);
       // the newest notice of each person with a page open here
       const newest = new Map<number, number>();
-      for (const r of rows) if (this.listeners.has(Number(r.user_id))) newest.set(Number(r.user_id), Number(r.id));
+      // (a notice hidden by the person's 通知设置 is not pushed)
+      for (const r of rows) if (this.listeners.has(Number(r.user_id)) && !Number(r.hidden)) newest.set(Number(r.user_id), Number(r.id));
       for (const [userId, id] of newest) {
         const [unread, notice] = await Promise.all([this.source.unreadOf(userId), this.source.noticeOf(id)]);
         if (notice) this.emit(userId, { event: 'notice', data: { unread, notice } });

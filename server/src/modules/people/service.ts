@@ -374,7 +374,7 @@ export class PeopleService {
 
   async resetUserTotp(caller: UserRow, userIdText: string): Promise<AdminUser> {
     const { user } = await this.target(caller, userIdText);
-    await this.auth.resetTotp(user.id);
+    await this.auth.resetTotp(user.id, caller.id);
     await this.record(caller, '重置动态口令', 'user', user.id, user.user_name);
     return this.getUser(caller, userIdText);
   }

@@ -62,6 +62,7 @@ export const policiesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/FileAccessPolicies/Policies',
     {
+      config: { oplog: { action: 'file.policy', items: (req) => (req.body as { fileId: string }).fileId, detail: (req) => ({ policies: (req.body as { policies: unknown[] }).policies }) } },
       schema: {
         tags,
         summary: '设置访问策略（替换该项自己的列表，需要管理权限）',

@@ -100,7 +100,14 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/FileTransfer/CreateComponentData',
     {
-      config,
+      config: {
+        ...config,
+        oplog: {
+          action: 'file.preview',
+          items: (req) => (req.body as { fileId: string }).fileId,
+          detail: (req) => ({ shareId: (req.body as { shareId?: string }).shareId, versionId: (req.body as { versionId?: string }).versionId }),
+        },
+      },
       schema: {
         tags,
         summary: '创建预览数据',

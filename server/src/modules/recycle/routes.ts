@@ -25,6 +25,7 @@ export const recycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Recycle/Restore',
     {
+      config: { oplog: { action: 'file.restore', items: (req) => req.body as string[] } },
       schema: {
         tags,
         summary: '还原',
@@ -39,6 +40,7 @@ export const recycleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Recycle',
     {
+      config: { oplog: { action: 'file.purge', items: (req) => req.body as string[] } },
       schema: { tags, summary: '彻底删除', body: IdListSchema, response: { 200: Envelope(PurgeResultSchema) } },
     },
     async (req) => ok(await recycle.purge(req.user(), req.body)),

@@ -11,6 +11,7 @@ import type { TimeFormatter } from '../../lib/time';
 import type { Credentials } from '../auth/credentials';
 import { findUserByKey, userNameKey } from '../users/repository';
 import { cleanNickName, cleanUserName, type UsersService } from '../users/service';
+import { recordEvent } from '../notices/events';
 import type { SmsSender } from './sms';
 import type { RegisterBody, Registration } from './schemas';
 
@@ -111,26 +112,31 @@ export class RegistrationService {
     await this.useCode(phone, body.code, now);
     const pending = await this.db.selectFrom('registrations').select('id').where('phone', '=', phone).where('status', '=', 'pending').executeTakeFirst();
     if (pending) throw conflict('该手机号已有一份申请在等待审批');
-    const row = await this.db
-      .insertInto('registrations')
-      .values({
-        phone,
-        user_name: userName,
-        user_name_key: key,
-        nick_name: nickName,
-        password_hash: passwordHash,
-        department: (body.department ?? '').trim().slice(0, 128),
-        reason: (body.reason ?? '').trim().slice(0, 500),
-        status: 'pending',
-        decided_by: null,
-        decided_at: null,
-        decision_note: '',
-        user_id: null,
-        ip: ip.slice(0, 64),
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const filed = await trx
+        .insertInto('registrations')
+        .values({
+          phone,
+          user_name: userName,
+          user_name_key: key,
+          nick_name: nickName,
+          password_hash: passwordHash,
+          department: (body.department ?? '').trim().slice(0, 128),
+          reason: (body.reason ?? '').trim().slice(0, 500),
+          status: 'pending',
+          decided_by: null,
+          decided_at: null,
+          decision_note: '',
+          user_id: null,
+          ip: ip.slice(0, 64),
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // the system administrators are asked (registration.waiting)
+      await recordEvent(trx, 'registration.filed', { registrationId: Number(filed.id) }, now);
+      return filed;
+    });
     return this.toRegistration(row);
   }
 
@@ -175,11 +181,14 @@ export class RegistrationService {
       mobile: row.phone,
     });
     const now = Date.now();
-    await this.db
-      .updateTable('registrations')
-      .set({ status: 'approved', decided_by: admin.id, decided_at: now, user_id: user.id, password_hash: '' })
-      .where('id', '=', row.id)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('registrations')
+        .set({ status: 'approved', decided_by: admin.id, decided_at: now, user_id: user.id, password_hash: '' })
+        .where('id', '=', row.id)
+        .execute();
+      await recordEvent(trx, 'registration.decided', { registrationId: Number(row.id), adminId: admin.id, status: 'approved' }, now);
+    });
     return this.toRegistration({ ...row, status: 'approved', decided_at: now, user_id: user.id });
   }
 
@@ -188,11 +197,14 @@ export class RegistrationService {
     const note = reason.trim();
     if (!note) throw badRequest('请填写驳回理由');
     const now = Date.now();
-    await this.db
-      .updateTable('registrations')
-      .set({ status: 'rejected', decided_by: admin.id, decided_at: now, decision_note: note.slice(0, 500), password_hash: '' })
-      .where('id', '=', row.id)
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('registrations')
+        .set({ status: 'rejected', decided_by: admin.id, decided_at: now, decision_note: note.slice(0, 500), password_hash: '' })
+        .where('id', '=', row.id)
+        .execute();
+      await recordEvent(trx, 'registration.decided', { registrationId: Number(row.id), adminId: admin.id, status: 'rejected' }, now);
+    });
     return this.toRegistration({ ...row, status: 'rejected', decided_at: now, decision_note: note.slice(0, 500) });
   }
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 
 export type SettingKey = 'featurePolicy' | 'environmentConfig' | 'branding' | 'passwordPolicy' | 'uploadPolicy' | 'ferrySettings' | 'previewPolicy'
-  | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings' | 'dingtalkSyncSettings';
+  | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings' | 'dingtalkSyncSettings' | 'mailSettings' | 'noticePolicy';
 
 export async function readSetting(db: Kysely<Database>, key: SettingKey): Promise<unknown> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

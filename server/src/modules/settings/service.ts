@@ -54,8 +54,8 @@ export const DEFAULT_UPLOAD_POLICY: UploadPolicy = {
 /** Preview: a watermark over enterprise files (docs/integration.md, "Preview"). */
 export const DEFAULT_PREVIEW_POLICY: PreviewPolicy = { watermark: true };
 
-/** The ferry (ferry/settings.ts), the agreements (agreements/service.ts) and the directory (directory/service.ts) keep their own settings. */
-type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings' | 'dingtalkSyncSettings'>;
+/** The ferry (ferry/settings.ts), the agreements (agreements/service.ts), the directory (directory/service.ts) and notice delivery (notice-delivery/) keep their own settings. */
+type OwnKey = Exclude<SettingKey, 'ferrySettings' | 'serviceAgreement' | 'privacyPolicy' | 'ldapSettings' | 'dingtalkSyncSettings' | 'mailSettings' | 'noticePolicy'>;
 
 const DEFAULTS: Record<OwnKey, object> = {
   featurePolicy: DEFAULT_FEATURE_POLICY,

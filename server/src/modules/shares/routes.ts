@@ -51,6 +51,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Shares',
     {
+      config: { oplog: { action: 'share.create', items: (req) => (req.body as { fileIds: string[] }).fileIds, detail: (req) => { const b = req.body as { shareType: number; level: number }; return { shareType: b.shareType, level: b.level }; } } },
       schema: {
         tags,
         summary: '新建分享',
@@ -87,6 +88,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/User/Shares/:shareId',
     {
+      config: { oplog: { action: 'share.change', object: (req) => ({ type: 'share', id: (req.params as { shareId: string }).shareId, name: '' }), detail: (req) => ({ change: req.body as Record<string, unknown> }) } },
       schema: {
         tags,
         summary: '修改分享',
@@ -102,6 +104,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Shares',
     {
+      config: { oplog: { action: 'share.cancel', detail: (req) => ({ shareIds: req.body as string[] }) } },
       schema: {
         tags,
         summary: '取消分享',

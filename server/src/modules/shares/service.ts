@@ -3,6 +3,7 @@
 // shared items and below them, never more than the creator holds at the time of each request.
 // Everything is checked again on every request: cancelled, expired, the download limit used up,
 // the creator disabled or without the right, the items in the recycle bin.
+import { appendEntries } from '../oplog/repository';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, ShareRow, SharesTable, UserRow } from '../../db/types';
 import { recordEvent as recordNoticeEvent } from '../notices/events';
@@ -643,7 +644,20 @@ export class SharesService {
 
   /** Records a visit (and counts it) or an upload. */
   async record(scope: ShareScope, kind: 'visit' | 'upload', item: { id: number; name: string } | null): Promise<void> {
-    if (kind === 'visit') await countVisit(this.db, scope.share.id);
+    if (kind === 'visit') {
+      await countVisit(this.db, scope.share.id);
+      const names = scope.roots.map((r) => r.name);
+      await appendEntries(this.db, [
+        {
+          userId: scope.visitor.user ? Number(scope.visitor.user.id) : null,
+          userName: scope.visitor.user?.user_name ?? '',
+          ip: scope.visitor.address,
+          action: 'share.visit',
+          object: { type: 'share', id: String(scope.share.id), name: names.length > 1 ? `${names[0]}等 ${names.length} 项` : (names[0] ?? '') },
+          detail: { owner: scope.owner.user_name, external: Number(scope.share.share_type) === SHARE_EXTERNAL },
+        },
+      ]);
+    }
     await recordEvent(this.db, {
       share_id: scope.share.id,
       kind,

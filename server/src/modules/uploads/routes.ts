@@ -32,6 +32,8 @@ import {
   UploadPolicySchema,
 } from './schemas';
 import type { Actor } from './service';
+import { recordEvent } from '../notices/events';
+import { LINK_UPLOAD_GROUP_MS } from '../notices/kinds';
 
 const BASE = '/User/FileTransfer';
 const FIELD_NAMES = new Set(['chunkNumber', 'totalChunks', 'chunkSize', 'currentChunkSize', 'totalSize', 'identifier', 'filename', 'relativePath']);
@@ -64,7 +66,10 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const scope = await shares.open(shareId, { user: null, accessKey: SharesService.keyOf(req.headers), address: req.ip });
     if (Number(scope.share.level) < LEVEL.edit) throw forbidden('该分享不允许上传文件');
     const afterUpload = (item: { id: string; name: string }) => shares.record(scope, 'upload', { id: Number(item.id), name: item.name });
-    return { user: scope.owner, share: scope.share, through: scope.rights, afterUpload };
+    // the owner is told (link.uploaded), the files of one batch together
+    const onStored: Actor['onStored'] = (trx, file, now) =>
+      recordEvent(trx, 'link.uploaded', { shareId: scope.share.id, ownerId: scope.owner.id, itemId: file.id, name: file.name }, now, LINK_UPLOAD_GROUP_MS);
+    return { user: scope.owner, share: scope.share, through: scope.rights, afterUpload, onStored };
   };
 
   /** Reads the form fields, then hands the part `file` over as a stream (never buffered whole). */
@@ -121,6 +126,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${BASE}/UploadRapid2`,
     {
+      config: { oplog: { action: 'file.upload', when: (ok, r: { success?: boolean } | undefined) => (ok && !r?.success ? null : 'file.upload'), detail: (req) => ({ rapid: true, shareId: (req.params as { shareId?: string }).shareId }) } },
       schema: {
         tags,
         summary: '秒传',
@@ -168,6 +174,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${BASE}/UploadMerge2`,
     {
+      config: { oplog: { action: 'file.upload', resultItems: (r: { id?: string } | undefined) => r?.id, detail: (req) => ({ shareId: (req.params as { shareId?: string }).shareId }) } },
       schema: {
         tags,
         summary: '完成上传',
@@ -219,7 +226,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${BASE}/External/:shareId/UploadRapid2`,
     {
-      config: publicRoute,
+      config: { ...publicRoute, oplog: { action: 'file.upload', when: (ok, r: { success?: boolean } | undefined) => (ok && !r?.success ? null : 'file.upload'), detail: (req) => ({ rapid: true, shareId: (req.params as { shareId?: string }).shareId }) } },
       schema: {
         tags,
         summary: '秒传（外部分享）',
@@ -236,7 +243,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${BASE}/External/:shareId/UploadMerge2`,
     {
-      config: publicRoute,
+      config: { ...publicRoute, oplog: { action: 'file.upload', resultItems: (r: { id?: string } | undefined) => r?.id, detail: (req) => ({ shareId: (req.params as { shareId?: string }).shareId }) } },
       schema: {
         tags,
         summary: '完成上传（外部分享）',

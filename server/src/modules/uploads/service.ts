@@ -13,6 +13,7 @@ import type { Item } from '../folders/schemas';
 import { extensionOf, freeName, validItemName, type FoldersService } from '../folders/service';
 import type { FeaturePolicy } from '../settings/schemas';
 import { overQuota } from '../quota/errors';
+import { noteQuotaUse } from '../quota/warnings';
 import type { SettingsService } from '../settings/service';
 import { acquireBlob, type BlobStore } from '../versions/blobs';
 import { addFirstVersion, addMasterVersion } from '../versions/repository';
@@ -88,6 +89,8 @@ export interface Actor {
   uploader?: UserRow | null;
   /** told of each file the actor's upload made (a share records it) */
   afterUpload?: (item: Item) => Promise<void>;
+  /** told of each file stored, inside the transaction that stores it (an external link's upload records its event) */
+  onStored?: (trx: Kysely<Database>, file: { id: number; name: string }, now: number) => Promise<void>;
 }
 
 const MD5_HEX = /^[0-9a-f]{32}$/;
@@ -260,13 +263,15 @@ export class UploadsService {
     return { folder: parent, made };
   }
 
-  /** 413 41301 when the personal space of the target would go over the quota. */
-  private async checkQuota(db: Kysely<Database>, folder: ItemRow, size: number, quota?: number): Promise<void> {
-    if (folder.space_type !== SPACE_PERSONAL) return;
+  /** 413 41301 when the personal space of the target would go over the quota; else the bytes it holds (0 when not counted). */
+  private async checkQuota(db: Kysely<Database>, folder: ItemRow, size: number, quota?: number): Promise<number> {
+    if (folder.space_type !== SPACE_PERSONAL) return 0;
     // inside a transaction the setting is read beforehand (`quota`): SQLite has one connection
     const personalQuota = quota ?? (await this.settings.quotaFor(folder.owner_id));
-    if (!personalQuota) return;
-    if ((await quotaUsed(db, folder.owner_id)) + size > personalQuota) throw overQuota();
+    if (!personalQuota) return 0;
+    const used = await quotaUsed(db, folder.owner_id);
+    if (used + size > personalQuota) throw overQuota();
+    return used;
   }
 
   /**
@@ -771,7 +776,9 @@ export class UploadsService {
           if (!(await claimSession(trx, session.id, now))) throw notFound(SESSION_GONE);
           const base = await findLiveItem(trx, folder.id);
           if (!base) throw notFound(FOLDER_GONE);
-          await this.checkQuota(trx, base, size, quota);
+          // the space's use before, for the 90 % warning (noteQuotaUse below)
+          const usedBefore = await this.checkQuota(trx, base, size, quota);
+          const watched = base.space_type === SPACE_PERSONAL && quota > 0;
           const { folder: parent } = await this.makeFolders(trx, base, splitDir(session.relative_dir), actor, now);
           await rights.ensure([parent], trx);
           if (!rights.can(parent, LEVEL.edit)) throw forbidden(NO_UPLOAD_RIGHT);
@@ -798,12 +805,14 @@ export class UploadsService {
 
           // the name
           let resultId: number;
+          let storedName = session.file_name;
           const holder = await liveNameOwner(trx, parent.id, itemNameKey(session.file_name));
           if (holder) await rights.ensure([holder], trx);
           const editable = !!holder && rights.can(holder, LEVEL.edit);
           if (holder && session.strategy === 0 && holder.type === 'file' && editable) {
             await addMasterVersion(trx, holder.id, version, actor.user.id, now, true);
             resultId = holder.id;
+            storedName = holder.name;
           } else {
             let name = session.file_name;
             if (holder) {
@@ -822,8 +831,11 @@ export class UploadsService {
             });
             await addFirstVersion(trx, row.id, actor.user.id, now, version);
             resultId = row.id;
+            storedName = name;
           }
           await touchItem(trx, parent.id, now);
+          if (watched) await noteQuotaUse(trx, base.owner_id, quota, usedBefore, now);
+          if (actor.onStored) await actor.onStored(trx, { id: resultId, name: storedName }, now);
           await trx.updateTable('upload_sessions').set({ result_item_id: resultId }).where('id', '=', session.id).execute();
           await trx.deleteFrom('upload_chunks').where('session_id', '=', session.id).execute();
           return resultId;

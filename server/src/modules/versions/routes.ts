@@ -1,5 +1,6 @@
 // 云文档 file version calls.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Envelope, ok } from '../../lib/schema';
 import { FileIdParamsSchema, RollbackParamsSchema, SetMasterQuerySchema, VersionIdParamsSchema, VersionListSchema } from './schemas';
 
@@ -7,6 +8,13 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const versions = app.services.versions;
   const tags = ['文件'];
   const response = { 200: Envelope(VersionListSchema) };
+  /** The file a version belongs to (the operation log names the file). */
+  const versionItem = async (req: FastifyRequest) => {
+    const id = Number((req.params as { id: string }).id);
+    if (!Number.isSafeInteger(id)) return null;
+    const row = await app.db.selectFrom('file_versions').select('item_id').where('id', '=', id).executeTakeFirst();
+    return row ? Number(row.item_id) : null;
+  };
 
   app.get(
     '/User/Files/:id/Versions',
@@ -17,6 +25,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Files/:fileId/VersionRollback/:id',
     {
+      config: { oplog: { action: 'file.version', items: (req) => (req.params as { fileId: string }).fileId, detail: () => ({ change: '回滚到某个版本' }) } },
       schema: {
         tags,
         summary: '回滚到某个版本',
@@ -31,6 +40,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Files/Versions/:id/SetMaster',
     {
+      config: { oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '设为主版本' }) } },
       schema: {
         tags,
         summary: '设为主版本',
@@ -46,6 +56,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Files/Versions/:id',
     {
+      config: { oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '删除版本' }) } },
       schema: {
         tags,
         summary: '删除版本',

@@ -21,7 +21,8 @@ export function findDefinition(db: Kysely<Database>, id: number): Promise<Workfl
 
 export function insertDefinition(
   db: Kysely<Database>,
-  values: Pick<WorkflowDefinitionRow, 'name' | 'category' | 'description' | 'enabled' | 'body' | 'created_by' | 'created_at'>,
+  values: Pick<WorkflowDefinitionRow, 'name' | 'category' | 'description' | 'enabled' | 'body' | 'created_by' | 'created_at'> &
+    Partial<Pick<WorkflowDefinitionRow, 'auto_remind_hours'>>,
 ): Promise<WorkflowDefinitionRow> {
   return db
     .insertInto('workflow_definitions')
@@ -33,7 +34,8 @@ export function insertDefinition(
 export async function updateDefinition(
   db: Kysely<Database>,
   id: number,
-  values: Pick<WorkflowDefinitionRow, 'name' | 'category' | 'description' | 'enabled' | 'body' | 'updated_at'>,
+  values: Pick<WorkflowDefinitionRow, 'name' | 'category' | 'description' | 'enabled' | 'body' | 'updated_at'> &
+    Partial<Pick<WorkflowDefinitionRow, 'auto_remind_hours'>>,
 ): Promise<WorkflowDefinitionRow | undefined> {
   return db
     .updateTable('workflow_definitions')
@@ -130,11 +132,46 @@ export function toLog(rows: readonly WorkflowActionRow[]): LogEntry[] {
   }));
 }
 
-/** Replaces who takes part in the instance in which role. */
-export async function setParticipants(db: Kysely<Database>, instanceId: number, roles: ReadonlyMap<Role, readonly number[]>): Promise<void> {
+/**
+ * Replaces who takes part in the instance in which role. A person still asked keeps the time
+ * the task became theirs (todo_since, what 自动催办 measures from); one newly asked, or asked
+ * afresh (`afresh`: a step returned to), waits from `now`.
+ */
+export async function setParticipants(
+  db: Kysely<Database>,
+  instanceId: number,
+  roles: ReadonlyMap<Role, readonly number[]>,
+  now: number,
+  afresh: readonly number[] = [],
+): Promise<void> {
+  const before = await db.selectFrom('workflow_participants').select(['user_id', 'todo_since']).where('instance_id', '=', instanceId).where('role', '=', 'todo').execute();
+  const since = new Map(before.filter((r) => !afresh.includes(Number(r.user_id))).map((r) => [Number(r.user_id), Number(r.todo_since)]));
   await db.deleteFrom('workflow_participants').where('instance_id', '=', instanceId).execute();
-  const rows = [...roles].flatMap(([role, ids]) => [...new Set(ids)].map((user_id) => ({ instance_id: instanceId, user_id, role })));
+  const rows = [...roles].flatMap(([role, ids]) =>
+    [...new Set(ids)].map((user_id) => ({ instance_id: instanceId, user_id, role, todo_since: role === 'todo' ? (since.get(user_id) ?? now) : 0 })),
+  );
   if (rows.length) await db.insertInto('workflow_participants').values(rows).execute();
+}
+
+/**
+ * 自动催办: the approvers of running instances whose flow reminds after N hours (N > 0) that
+ * have waited N hours since the task became theirs and since their last reminder, oldest
+ * first; only those of `instanceId` when given.
+ */
+export function dueAutoReminders(db: Kysely<Database>, now: number, o: { instanceId?: number; limit?: number } = {}) {
+  const hoursMs = sql<number>`d.auto_remind_hours * 3600000`;
+  let q = db
+    .selectFrom('workflow_definitions as d')
+    .innerJoin('workflow_instances as i', 'i.definition_id', 'd.id')
+    .innerJoin('workflow_participants as p', (j) => j.onRef('p.instance_id', '=', 'i.id').on('p.role', '=', 'todo'))
+    .leftJoin('workflow_reminders as r', (j) => j.onRef('r.instance_id', '=', 'p.instance_id').onRef('r.user_id', '=', 'p.user_id'))
+    .select(['p.instance_id', 'p.user_id', 'd.auto_remind_hours as hours'])
+    .where('d.auto_remind_hours', '>', 0)
+    .where('i.status', '=', 1)
+    .where(sql<boolean>`p.todo_since + ${hoursMs} <= cast(${now} as bigint)`)
+    .where((eb) => eb.or([eb('r.reminded_at', 'is', null), sql<boolean>`r.reminded_at + ${hoursMs} <= cast(${now} as bigint)`]));
+  if (o.instanceId !== undefined) q = q.where('i.id', '=', o.instanceId);
+  return q.orderBy('p.todo_since').orderBy('p.instance_id').limit(o.limit ?? 10_000).execute();
 }
 
 export async function isParticipant(db: Kysely<Database>, instanceId: number, userId: number): Promise<boolean> {

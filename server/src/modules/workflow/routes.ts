@@ -125,6 +125,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/Workflow/Instances',
     {
+      config: { oplog: { action: 'workflow.start', object: (req) => ({ type: 'workflow', id: '', name: (req.body as { title: string }).title }), items: (req) => (req.body as { fileIds: string[] }).fileIds } },
       schema: {
         tags,
         summary: '发起审批',
@@ -174,6 +175,13 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.post(
       `/Workflow/Instances/:id/${action.name}`,
       {
+        config: {
+          oplog: {
+            action: 'workflow.act',
+            object: (req) => ({ type: 'workflow', id: (req.params as { id: string }).id, name: '' }),
+            detail: () => ({ act: action.name, actName: action.summary }),
+          },
+        },
         schema: {
           tags,
           summary: action.summary,
@@ -190,6 +198,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/Workflow/Instances/:id/Remind',
     {
+      config: { oplog: { action: 'workflow.remind', object: (req) => ({ type: 'workflow', id: (req.params as { id: string }).id, name: '' }) } },
       schema: {
         tags,
         summary: '催办',

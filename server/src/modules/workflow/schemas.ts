@@ -68,6 +68,9 @@ export const DefinitionBodySchema = Type.Object({
   steps: Type.Array(StepDefSchema, { minItems: 1, maxItems: MAX_STEPS }),
   cc: Type.Array(ApproverRuleSchema, { maxItems: MAX_RULES, description: '抄送' }),
   revoke: RevokeRule,
+  autoRemindHours: Type.Optional(
+    Type.Number({ description: '自动催办：审批人超过这么多小时未处理时自动提醒（0 不自动催办，1–168 的整数）；新建时不填为 0，修改时不填则不变' }),
+  ),
 });
 export type DefinitionBody = Static<typeof DefinitionBodySchema>;
 
@@ -75,6 +78,7 @@ export const DefinitionSchema = Type.Object(
   {
     id: Type.String(),
     ...DefinitionBodySchema.properties,
+    autoRemindHours: Type.Integer({ description: '自动催办的小时数（0 不自动催办）' }),
     version: Type.Integer({ description: '每次修改加 1；已发起的审批保持发起时的版本' }),
     createdAt: Type.String(),
     updatedAt: Type.String(),
@@ -218,6 +222,7 @@ export const InstanceDetailSchema = Type.Object(
       addApprover: Type.Boolean(),
       revoke: Type.Boolean(),
       comment: Type.Boolean(),
+      remind: Type.Boolean({ description: '催办：发起人在审批进行中可用' }),
     }),
   },
   { title: '审批详情' },

@@ -41,6 +41,7 @@ import {
   appendActions,
   countBoxes,
   deleteDefinition,
+  dueAutoReminders,
   filesOf,
   findDefinition,
   findInstance,
@@ -112,6 +113,8 @@ export type ActionName = 'Approve' | 'Reject' | 'Revoke' | 'Transfer' | 'Return'
 const MAX_RETRIES = 5;
 /** 催办: each approver of a request is reminded at most this often */
 const REMIND_EVERY_MS = 60 * 60 * 1000;
+/** 自动催办: at most after this many hours (a week) */
+export const AUTO_REMIND_MAX_HOURS = 168;
 
 const isFlowAdmin = (user: UserRow) => user.is_flow_admin === 1;
 const wireId = (id: number | string) => String(id);
@@ -190,6 +193,7 @@ export class WorkflowService {
       steps: await Promise.all(body.steps.map(async (s) => ({ ...s, approvers: await nameRules(this.db, s.approvers) }))),
       cc: await nameRules(this.db, body.cc),
       revoke: body.revoke,
+      autoRemindHours: Number(row.auto_remind_hours),
       version: row.version,
       createdAt: this.formatTime(row.created_at),
       updatedAt: this.formatTime(row.updated_at),
@@ -221,12 +225,18 @@ export class WorkflowService {
       steps.push({ name: stepName, mode: s.mode, approvers: await checkRules(this.db, s.approvers, `步骤“${stepName}”`) });
     }
     const cc = await checkRules(this.db, body.cc, '抄送');
+    const hours = body.autoRemindHours;
+    if (hours !== undefined && !(Number.isInteger(hours) && hours >= 0 && hours <= AUTO_REMIND_MAX_HOURS)) {
+      throw badRequest(`自动催办时间应为 0 到 ${AUTO_REMIND_MAX_HOURS} 之间的整数小时（0 表示不自动催办）`);
+    }
     return {
       name,
       category,
       description,
       enabled: body.enabled ? (1 as const) : (0 as const),
       body: JSON.stringify({ fields, allowFiles: body.allowFiles, steps, cc, revoke: body.revoke }),
+      // absent: 0 for a new flow, unchanged for an edited one
+      ...(hours !== undefined ? { auto_remind_hours: hours } : {}),
     };
   }
 
@@ -487,7 +497,7 @@ export class WorkflowService {
       // the attached content stays as long as the instance does, whatever happens to the file
       for (const f of files) await acquireBlob(trx, f.blob_id);
       await appendActions(trx, inst.id, started.log, now);
-      await setParticipants(trx, inst.id, this.roles(started.state, started.log, snapshot));
+      await setParticipants(trx, inst.id, this.roles(started.state, started.log, snapshot), now);
       await recordChange(trx, { instanceId: inst.id, title, initiatorId: user.id, actorId: user.id, action: 'start', before: null, after: started.state, cc: snapshot.ccUsers }, now);
       return inst;
     });
@@ -655,6 +665,7 @@ export class WorkflowService {
         addApprover: processing && mine,
         revoke: canRevoke,
         comment: true,
+        remind: processing && initiator,
       },
     };
   }
@@ -718,7 +729,8 @@ export class WorkflowService {
           const { state, log: added } = applyAction(before, action, { initiatorId: Number(row.initiator_id), revoke: snapshot.revoke }, log);
           if (!(await saveState(trx, row.id, row.version, state, now))) return null;
           await appendActions(trx, row.id, added, now);
-          await setParticipants(trx, row.id, this.roles(state, [...log, ...added], snapshot));
+          // a step returned to asks its approvers afresh
+          await setParticipants(trx, row.id, this.roles(state, [...log, ...added], snapshot), now, action.kind === 'return' ? pendingApprovers(state) : []);
           if (action.kind !== 'comment') {
             const who = { instanceId: row.id, title: row.title, initiatorId: Number(row.initiator_id), actorId: user.id };
             await recordChange(trx, { ...who, action: action.kind, before, after: state, cc: [] }, now);
@@ -739,6 +751,43 @@ export class WorkflowService {
   // ---- 催办 -------------------------------------------------------------------------------------
 
   /**
+   * Reminds those of `candidates` not reminded within `everyMs` (the upsert on
+   * workflow_reminders takes a person only where the last reminder is that old or none was
+   * sent, so two reminders at once, manual or automatic, on any instance, never both go out);
+   * the line in 审批记录 and the event `workflow.reminded` for those taken. Inside the
+   * caller's transaction, under the instance's row lock.
+   */
+  private async remindIn(
+    trx: Kysely<Database>,
+    row: WorkflowInstanceRow,
+    candidates: readonly number[],
+    everyMs: number,
+    how: { actorId: number; line: (names: string[]) => string; comment: string; auto?: { hours: number } },
+    now: number,
+  ): Promise<{ taken: number[]; names: Map<number, string> }> {
+    const taken: number[] = [];
+    for (const userId of candidates) {
+      const r = await trx
+        .insertInto('workflow_reminders')
+        .values({ instance_id: row.id, user_id: userId, reminded_at: now })
+        .onConflict((oc) => oc.columns(['instance_id', 'user_id']).doUpdateSet({ reminded_at: now }).where('workflow_reminders.reminded_at', '<=', now - everyMs))
+        .executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) taken.push(userId);
+    }
+    const names = await userNames(trx, candidates);
+    if (!taken.length) return { taken, names };
+    const step = (JSON.parse(row.state) as InstanceState).current;
+    await appendActions(trx, row.id, [{ kind: 'comment', userId: how.actorId, step, comment: how.line(taken.map((id) => names.get(id) ?? '')) }], now);
+    await recordEvent(
+      trx,
+      'workflow.reminded',
+      { instanceId: row.id, title: row.title, initiatorId: Number(row.initiator_id), userIds: taken, comment: how.comment, ...(how.auto ? { auto: true, hours: how.auto.hours } : {}) },
+      now,
+    );
+    return { taken, names };
+  }
+
+  /**
    * POST /api/Workflow/Instances/{id}/Remind: the initiator reminds the approvers the request
    * waits for, each at most once an hour; a line in its 审批记录 and a notice to each of them.
    * Answers who was reminded and who not yet again (and from when); none at all: 429.
@@ -754,26 +803,18 @@ export class WorkflowService {
       if (row.status !== INSTANCE_STATUS.processing) throw new AppError(409, 40901, '审批已结束，无需催办');
       const waiting = pendingApprovers(JSON.parse(row.state) as InstanceState);
       if (!waiting.length) throw new AppError(409, 40901, '当前没有待处理的审批人');
-      // taken where the last reminder is an hour old or none was sent
-      const taken = new Set<number>();
-      for (const userId of waiting) {
-        const r = await trx
-          .insertInto('workflow_reminders')
-          .values({ instance_id: row.id, user_id: userId, reminded_at: now })
-          .onConflict((oc) => oc.columns(['instance_id', 'user_id']).doUpdateSet({ reminded_at: now }).where('workflow_reminders.reminded_at', '<=', now - REMIND_EVERY_MS))
-          .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) taken.add(userId);
-      }
-      const names = await userNames(trx, waiting);
+      const { taken, names } = await this.remindIn(
+        trx,
+        row,
+        waiting,
+        REMIND_EVERY_MS,
+        { actorId: user.id, comment: text, line: (reminded) => `催办：${reminded.join('、')}${text ? `。${text}` : ''}` },
+        now,
+      );
       const nameOf = (id: number) => names.get(id) ?? '';
       const last = await trx.selectFrom('workflow_reminders').select(['user_id', 'reminded_at']).where('instance_id', '=', row.id).where('user_id', 'in', waiting).execute();
-      const later = last.filter((r) => !taken.has(Number(r.user_id))).map((r) => ({ name: nameOf(Number(r.user_id)), at: Number(r.reminded_at) + REMIND_EVERY_MS }));
-      if (!taken.size) return { reminded: [] as string[], later };
-      const reminded = [...taken].map(nameOf);
-      const step = (JSON.parse(row.state) as InstanceState).current;
-      await appendActions(trx, row.id, [{ kind: 'comment', userId: user.id, step, comment: `催办：${reminded.join('、')}${text ? `。${text}` : ''}` }], now);
-      await recordEvent(trx, 'workflow.reminded', { instanceId: row.id, title: row.title, initiatorId: user.id, userIds: [...taken], comment: text }, now);
-      return { reminded, later };
+      const later = last.filter((r) => !taken.includes(Number(r.user_id))).map((r) => ({ name: nameOf(Number(r.user_id)), at: Number(r.reminded_at) + REMIND_EVERY_MS }));
+      return { reminded: taken.map(nameOf), later };
     });
     if (!out.reminded.length) {
       const first = Math.min(...out.later.map((l) => l.at));
@@ -781,6 +822,35 @@ export class WorkflowService {
     }
     this.changed();
     return { reminded: out.reminded, later: out.later.map((l) => ({ name: l.name, at: this.formatTime(l.at) })) };
+  }
+
+  /**
+   * 自动催办 of one instance at `now` (the job in auto-remind.ts): its approvers who have waited
+   * the flow's N hours since the task became theirs and since their last reminder are reminded
+   * as by 催办, by the system (审批记录: 系统自动催办：…; the notice says how long they waited).
+   * Decided again under the instance's row lock; how many were reminded.
+   */
+  async autoRemind(instanceId: number, now: number): Promise<number> {
+    const taken = await this.db.transaction().execute(async (trx) => {
+      await lockInstance(trx, instanceId);
+      const row = await findInstance(trx, instanceId);
+      if (!row || row.status !== INSTANCE_STATUS.processing) return 0;
+      const waiting = pendingApprovers(JSON.parse(row.state) as InstanceState);
+      const due = (await dueAutoReminders(trx, now, { instanceId })).filter((d) => waiting.includes(Number(d.user_id)));
+      if (!due.length) return 0;
+      const hours = Number(due[0].hours);
+      const { taken } = await this.remindIn(
+        trx,
+        row,
+        due.map((d) => Number(d.user_id)),
+        Math.max(hours * 3600_000, REMIND_EVERY_MS),
+        { actorId: 0, comment: '', auto: { hours }, line: (names) => `系统自动催办：${names.join('、')}` },
+        now,
+      );
+      return taken.length;
+    });
+    if (taken) this.changed();
+    return taken;
   }
 
   // ---- 离职交接 ---------------------------------------------------------------------------------
@@ -855,7 +925,7 @@ export class WorkflowService {
         await trx.updateTable('workflow_instances').set({ initiator_id: h.to, updated_at: h.now }).where('id', '=', row.id).execute();
       }
       await appendActions(trx, row.id, added, h.now);
-      await setParticipants(trx, row.id, this.roles(moved.state, [...log, ...added], snapshot));
+      await setParticipants(trx, row.id, this.roles(moved.state, [...log, ...added], snapshot), h.now);
       if (moved.transferred) {
         // the successor is asked in the leaver's place (a transfer by the administrator)
         const who = { instanceId: row.id, title: row.title, initiatorId: initiator ? h.to : Number(row.initiator_id), actorId: h.actorId };

@@ -1,0 +1,199 @@
+// Recording in the operation log from the routes: a route names its action in its config
+// (`config: { oplog: { action, items… } }`); the items it acts on are read before the handler
+// runs (their names and paths at that time), and the record is written when the answer goes
+// out, with the result (成功, or 失败 and the Chinese message of the failure). A handler may add
+// to the record through `req.oplog`. The record is written before the answer is sent, so a
+// client that saw the answer can find its record.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { globalPlugin } from '../../lib/plugin';
+import { userNameKey } from '../users/repository';
+import type { OplogAction } from './actions';
+import type { OplogEntry, OplogObject } from './repository';
+
+type Ids = ReadonlyArray<string | number> | string | number | null | undefined;
+
+export interface OplogRoute {
+  action: OplogAction;
+  /** the items acted on, named in the request */
+  items?: (req: FastifyRequest) => Ids | Promise<Ids>;
+  /** the items the answer names (a new file): from its result, on success */
+  resultItems?: (result: any) => Ids;
+  /** another kind of object */
+  object?: (req: FastifyRequest) => OplogObject | null | undefined;
+  detail?: (req: FastifyRequest) => Record<string, unknown> | undefined;
+  /**
+   * Decides from the outcome whether and as what to record (e.g. a sign-in that only reached its
+   * second step is not one yet): an action, or null for no record.
+   */
+  when?: (ok: boolean, result: any, status: number, req: FastifyRequest) => OplogAction | null;
+}
+
+/** What a handler adds to its record. */
+export interface OplogNote {
+  /** who acted, when the session does not say (a sign-in) */
+  user?: { id: number; userName: string } | null;
+  /** the user name typed, for a failed sign-in */
+  userName?: string;
+  object?: OplogObject;
+  items?: Ids;
+  detail?: Record<string, unknown>;
+  onBehalf?: { id: number; name: string };
+  /** nothing happened worth a record (signing out without a session) */
+  skip?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    oplog?: OplogRoute;
+  }
+  interface FastifyRequest {
+    /** added to this request's operation-log record (routes with config.oplog) */
+    oplog: OplogNote;
+    oplogBefore: Map<number, OplogObject> | null;
+    /** the items the route named, read before its handler ran */
+    oplogItems: number[] | null;
+  }
+}
+
+const idsOf = (ids: Ids): number[] => {
+  if (ids === null || ids === undefined || ids === '') return [];
+  const list = Array.isArray(ids) ? ids : [ids as string | number];
+  return list.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, 1000);
+};
+
+/** Names and places of items at this moment. */
+export async function describeItems(db: Kysely<Database>, ids: number[]): Promise<Map<number, OplogObject>> {
+  const out = new Map<number, OplogObject>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('items')
+      .select(['id', 'name', 'name_path', 'id_path', 'space_type', 'type'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      const space = Number(r.space_type) === 2 ? '个人空间' : '企业空间';
+      out.set(Number(r.id), {
+        type: r.type === 'folder' ? 'folder' : 'file',
+        id: String(r.id),
+        name: r.name,
+        path: `${space}/${r.name_path}`.replace(/\/$/, ''),
+        scope: r.id_path,
+      });
+    }
+  }
+  return out;
+}
+
+function parsed(payload: unknown): { result?: unknown; message?: string } | null {
+  if (typeof payload !== 'string' || payload.length > 2_000_000 || payload[0] !== '{') return null;
+  try {
+    return JSON.parse(payload) as { result?: unknown; message?: string };
+  } catch {
+    return null;
+  }
+}
+
+/** Fields never written to the log (a password typed into an admin form). */
+const SECRET_FIELD = /pass|secret|token|key|code/i;
+
+/** A request body without its secrets, cut short: what an administrator changed. */
+export function sanitized(body: unknown, depth = 0): unknown {
+  if (Array.isArray(body)) return body.slice(0, 50).map((v) => sanitized(v, depth + 1));
+  if (body && typeof body === 'object') {
+    if (depth > 3) return '…';
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) out[k] = SECRET_FIELD.test(k) ? '******' : sanitized(v, depth + 1);
+    return out;
+  }
+  return typeof body === 'string' && body.length > 500 ? `${body.slice(0, 500)}…` : body;
+}
+
+/**
+ * Every change an administrator makes through /api/Admin (a call other than GET) is recorded,
+ * done or refused, named by the call's own summary, with what was sent (secrets masked).
+ */
+const ADMIN_CHANGE: OplogRoute = {
+  action: 'admin.action',
+  object: (req) => ({ type: 'admin', id: req.routeOptions.url ?? '', name: String((req.routeOptions.schema as { summary?: string } | undefined)?.summary ?? '') }),
+  detail: (req) => ({ method: req.method, params: req.params, query: req.query, body: sanitized(req.body) }),
+};
+
+function routeLog(req: FastifyRequest): OplogRoute | null {
+  const own = req.routeOptions.config?.oplog;
+  if (own) return own;
+  if (req.method !== 'GET' && req.method !== 'HEAD' && (req.routeOptions.url ?? '').startsWith('/api/Admin/')) return ADMIN_CHANGE;
+  return null;
+}
+
+export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
+  app.decorateRequest('oplog', null as unknown as OplogNote);
+  app.decorateRequest('oplogBefore', null);
+  app.decorateRequest('oplogItems', null);
+  const log = app.services.oplog;
+  // OPLOG_RECORDING=off: only to measure what recording costs (bench figure 10)
+  const recording = app.config.oplogRecording;
+  if (!recording) app.log.warn('云文档操作日志已关闭（OPLOG_RECORDING=off），只应在测量记录开销时这样设置');
+
+  app.addHook('onRequest', async (req) => {
+    if (routeLog(req)) req.oplog = {};
+  });
+
+  app.addHook('preHandler', async (req) => {
+    const route = routeLog(req);
+    if (!recording || !route?.items) return;
+    const ids = idsOf(await route.items(req));
+    req.oplogItems = ids;
+    if (ids.length) req.oplogBefore = await describeItems(app.db, ids);
+  });
+
+  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
+    const route = routeLog(req);
+    if (!recording || !route || !req.oplog || req.oplog.skip) return payload;
+    try {
+      const status = reply.statusCode;
+      const ok = status < 400;
+      const body = !ok || route.resultItems || route.when ? parsed(payload) : null;
+      const action = route.when ? route.when(ok, body?.result, status, req) : route.action;
+      if (!action) return payload;
+      const note = req.oplog;
+      let user = note.user !== undefined ? note.user : req.auth ? { id: Number(req.auth.user.id), userName: req.auth.user.user_name } : null;
+      if (!user && note.userName) {
+        // a failed sign-in is the account's too (its owner sees it in 登录记录)
+        const key = userNameKey(note.userName);
+        const row = key ? await app.db.selectFrom('users').select(['id', 'user_name']).where('user_name_key', '=', key).executeTakeFirst() : undefined;
+        if (row) user = { id: Number(row.id), userName: row.user_name };
+      }
+      const objects: OplogObject[] = [];
+      if (note.object) objects.push(note.object);
+      else if (route.object) {
+        const o = route.object(req);
+        if (o) objects.push(o);
+      }
+      const before = req.oplogBefore ?? new Map<number, OplogObject>();
+      // a request refused before its handler (validation) named no items yet
+      const named = req.oplogItems ?? (route.items ? idsOf(await Promise.resolve(route.items(req)).catch(() => null)) : []);
+      for (const id of named) objects.push(before.get(id) ?? { type: 'item', id: String(id), name: '' });
+      const after = [...idsOf(note.items), ...(ok && route.resultItems ? idsOf(route.resultItems(body?.result)) : [])];
+      if (after.length) for (const o of (await describeItems(app.db, after)).values()) objects.push(o);
+      const base: Omit<OplogEntry, 'object'> = {
+        userId: user?.id ?? null,
+        userName: user?.userName ?? note.userName ?? '',
+        onBehalfId: note.onBehalf?.id ?? null,
+        onBehalfName: note.onBehalf?.name ?? '',
+        ip: req.ip,
+        userAgent: String(req.headers['user-agent'] ?? ''),
+        action,
+        result: ok ? 'ok' : 'fail',
+        reason: ok ? '' : (body?.message ?? `HTTP ${status}`),
+        requestId: String(req.id),
+        detail: { ...route.detail?.(req), ...note.detail },
+      };
+      await log.record(objects.length ? objects.map((object) => ({ ...base, object })) : [base]);
+    } catch (err) {
+      req.log.error({ err }, '云文档操作日志记录失败');
+    }
+    return payload;
+  });
+});
