@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { apiOk, login, startServer } from '../../e2e/harness.mjs';
 import { ROOT, median, printTable, ratio, rng } from '../lib/util.mjs';
+import { freshDatabase as freshDatabaseNextTo, percentile } from '../lib/load-users.mjs';
 
 export const id = 'organisation';
 export const title = 'Figure 8: organisation administration at scale — LDAP sync of 10,000 people, the 用户 page at 100,000, import of a 10,000-row XLSX';
@@ -60,12 +61,6 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const n = (x) => Number(x).toLocaleString('en');
 const pass = (ok) => (ok ? 'PASS' : 'MISS');
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
-
-/** Nearest-rank percentile (p99 of 200 samples is the second slowest). */
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
-}
 
 async function timed(fn) {
   const t0 = performance.now();
@@ -142,36 +137,8 @@ function sampleRss(read) {
 
 /* ---------------------------------------------------------------- databases */
 
-let dbSeq = 0;
-
 /** A fresh database for one server: a new PostgreSQL database when BENCH_DATABASE_URL is set. */
-async function freshDatabase() {
-  if (!DATABASE_URL) return { env: {}, url: null, async drop() {} };
-  const pg = serverRequire('pg');
-  const name = `yd_bench_org_${process.pid}_${++dbSeq}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(DATABASE_URL);
-  u.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: u.toString() },
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: DATABASE_URL });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
+const freshDatabase = () => freshDatabaseNextTo(DATABASE_URL, 'yd_bench_org', DATABASE_URL ? serverRequire('pg') : null);
 
 /** Starts the server on a fresh database and signs the administrator in. */
 async function freshServer() {

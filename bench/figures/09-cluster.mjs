@@ -40,11 +40,12 @@ import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import {
-  apiOk, createFolder, createUser, freePort, login, personalRoot, sleep, startServer,
+  apiOk, freePort, login, personalRoot, sleep, startServer,
 } from '../../e2e/harness.mjs';
 import { createUpload, md5File, sendChunks } from '../../e2e/uploadClient.mjs';
 import { startObjectStore, warmObjectStore } from '../../e2e/support/rgw.mjs';
 import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
+import { WORDS, callOk, percentile, seedUsers } from '../lib/load-users.mjs';
 
 export const id = 'cluster';
 export const title = 'Figure 9: several instances — 200 users through nginx to one instance, then two (PostgreSQL, S3); a 1 GB transfer on S3 against local storage';
@@ -68,7 +69,6 @@ const GOAL = { p95Ms: 100, scale: 1.3, s3: 0.8 };
 const MB = 1024 * 1024;
 const BASE = '/api/User/FileTransfer';
 // words of the seeded file names, and the search keywords (with a one-character one and a miss)
-const WORDS = ['合同', '报告', '预算', '会议纪要', '方案', '设计', '发票', '计划', '总结', '周报', '采购', 'plan', 'report', 'budget', 'invoice', 'design'];
 const KEYWORDS = [...WORDS, '合', '纪要', 'repo', '不存在的词'];
 
 const serverRequire = createRequire(path.join(ROOT, 'server', 'package.json'));
@@ -90,26 +90,7 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const cpuS = (x) => (Number.isFinite(x) ? x.toFixed(1) : '');
 const cores = (x, windowS) => (Number.isFinite(x) ? (x / windowS).toFixed(2) : '');
 
-/** Nearest-rank percentile. */
-function percentile(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
-}
-
 const stats = (xs = []) => ({ n: xs.length, p50: percentile(xs, 50), p95: percentile(xs, 95), p99: percentile(xs, 99) });
-
-/** Runs fn over items, `limit` at a time. */
-async function pool(items, limit, fn) {
-  const out = new Array(items.length);
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  }));
-  return out;
-}
 
 /** Everything started is stopped here, last first, each once, even when another fails. */
 class Cleanup {
@@ -160,40 +141,6 @@ process.on('exit', () => {
     }
   }
 });
-
-/**
- * One API call over node:http without a client timeout (a merge of 1 GB may take long);
- * returns the envelope's result, or throws.
- */
-function callOk(url, method, urlPath, { token, json } = {}) {
-  return new Promise((resolve, reject) => {
-    const h = { Accept: 'application/json' };
-    if (token) h.Authorization = `Bearer ${token}`;
-    const payload = json === undefined ? null : Buffer.from(JSON.stringify(json));
-    if (payload) {
-      h['Content-Type'] = 'application/json';
-      h['Content-Length'] = payload.length;
-    }
-    const req = http.request(`${url}${urlPath}`, { method, headers: h, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body = null;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          /* not JSON */
-        }
-        if (res.statusCode !== 200 || body?.code !== 200) reject(new Error(`${method} ${urlPath} -> HTTP ${res.statusCode} ${text.slice(0, 400)}`));
-        else resolve(body.result);
-      });
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /* ---------------------------------------------------------------- CPU from /proc */
 
@@ -413,44 +360,6 @@ async function instance(cleanup, env, name) {
 
 /* ---------------------------------------------------------------- 1. load */
 
-/** A small file through the real upload calls (create, the chunk, merge). */
-async function uploadSmall(url, token, folderId, fileName, content, chunkSize) {
-  const fileHash = crypto.createHash('md5').update(content).digest('hex');
-  const fileId = await createUpload({ url }, token, folderId, { fileName, size: content.length });
-  const form = new FormData();
-  const fields = { chunkNumber: 1, totalChunks: 1, chunkSize, currentChunkSize: content.length, totalSize: content.length, identifier: fileHash, filename: fileName, relativePath: fileName };
-  for (const [k, v] of Object.entries(fields)) form.append(k, String(v));
-  form.append('file', new Blob([content]), fileName);
-  const res = await fetch(`${url}${BASE}/UploadChunk2?${new URLSearchParams({ fileId, RelativePath: fileName, ChunkHash: fileHash })}`, {
-    method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form,
-  });
-  const body = await res.json().catch(() => null);
-  if (res.status !== 200 || body?.code !== 200) throw new Error(`chunk of ${fileName}: HTTP ${res.status} ${JSON.stringify(body)}`);
-  return callOk(url, 'POST', `${BASE}/UploadMerge2`, { token, json: { fileId, relativePath: fileName, fileHash } });
-}
-
-/** USERS people, each signed in with a 资料 folder of SEED_FILES small files and an empty 上传 folder. */
-async function seedUsers(url, adminToken, chunkSize) {
-  const front = { url };
-  return pool(Array.from({ length: USERS }, (_, i) => i), SEED_CONCURRENCY, async (i) => {
-    const password = `Bench-Cluster-Passw0rd-${i}!`;
-    const user = await createUser(front, adminToken, { userName: `load${i}`, nickName: `压测用户${i}`, password });
-    const { token } = await login(front, user.userName, password);
-    const root = await personalRoot(front, token);
-    const docs = await createFolder(front, token, root.id, '资料');
-    const uploads = await createFolder(front, token, root.id, '上传');
-    const fileIds = [];
-    for (let k = 0; k < SEED_FILES; k++) {
-      const w1 = WORDS[(i + k) % WORDS.length];
-      const w2 = WORDS[(i * 3 + k * 5 + 1) % WORDS.length];
-      const content = Buffer.from(`${w1} ${w2} ${i} ${k}\n${crypto.randomBytes(2048 + 512 * k).toString('base64')}\n`);
-      const item = await uploadSmall(url, token, docs.id, `${w1}${w2}-${i}-${k}.txt`, content, chunkSize);
-      fileIds.push(item.id);
-    }
-    return { index: i, token, rootId: root.id, docsId: docs.id, uploadsId: uploads.id, fileIds };
-  });
-}
-
 /** Runs the load generator against `url`; `groups` names the processes to read CPU of. */
 async function runLoad(cleanup, url, users, options, groupsOf, thinkMs, runTag) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-bench-load-'));
@@ -513,7 +422,7 @@ async function loadConfiguration(cleanup, rgw, secretKey, count) {
     const { token: adminToken } = await login({ url: nginx.url });
     const options = await apiOk({ url: nginx.url }, 'GET', `${BASE}/FileUploadOptions`, { token: adminToken });
     const chunkSize = Number(options.chunkSize);
-    const users = await seedUsers(nginx.url, adminToken, chunkSize);
+    const users = await seedUsers(nginx.url, adminToken, chunkSize, { count: USERS, files: SEED_FILES, concurrency: SEED_CONCURRENCY });
     const setupMs = performance.now() - t0;
     console.log(`${n(USERS)} users made, signed in and seeded through nginx (${SEED_FILES} files of 2–5 KB each, with the upload calls) in ${s1(setupMs)}; database ${db.name}, bucket ${bucket}; load average ${load()}`);
 

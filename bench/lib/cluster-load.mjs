@@ -3,7 +3,7 @@
 // that its CPU time can be read from /proc apart from everything else:
 //   node bench/lib/cluster-load.mjs <config.json>
 // The configuration (written by the figure): { url, seconds, warmupSeconds, timeoutMs, chunkSize,
-// chunkCheck, zipPollMs, thinkMs, runTag (a prefix of uploaded names), mix: { list, search, download, upload, zip }, keywords: string[],
+// chunkCheck, zipPollMs, thinkMs, runTag (a prefix of uploaded names), mix: { list, search, download, upload, zip, rename }, keywords: string[],
 // users: [{ index, token, rootId, docsId, uploadsId, fileIds }] }.
 //
 // Every simulated user is signed in (its token), has its own keep-alive connections (an
@@ -20,6 +20,7 @@
 //             page hashes first and asks), UploadChunk2 (multipart), UploadMerge2
 //   zip       POST DownloadTask [its 资料 folder], Status at once and then every zipPollMs (3 s,
 //             DOWNLOAD_POLL_INTERVAL_MS of shared/src/constants.ts) until downloadUrl, then the zip
+//   rename    PUT /api/User/Files/Rename/{id} of one of its files (a new name each time)
 // Prints JSON lines on stdout: {"event":"warm"}, {"event":"start"} when the measured window
 // opens, {"event":"end"} when it closes, then {"event":"result", …}. Only requests that finish
 // inside the window count; the window's requests that fail (HTTP status, envelope code, network
@@ -207,7 +208,15 @@ async function zip(user) {
   }
 }
 
-const ACTIONS = { list, search, download, upload, zip };
+/** Renames one of the user's files (figure 10 only: its weight is 0 in figure 9). */
+async function rename(user) {
+  const ids = user.uploaded.length ? user.uploaded : user.fileIds;
+  const id = ids[user.renames++ % ids.length];
+  const fileName = `${config.runTag || ''}改名-${user.index}-${user.renames}.txt`;
+  await request(user, 'rename', 'PUT', `/api/User/Files/Rename/${id}?fileName=${encodeURIComponent(fileName)}`);
+}
+
+const ACTIONS = { list, search, download, upload, zip, rename };
 const weights = Object.entries(config.mix).filter(([, w]) => w > 0);
 const totalWeight = weights.reduce((s, [, w]) => s + w, 0);
 function pick(r) {
@@ -225,6 +234,7 @@ const users = config.users.map((u) => ({
   r: rng(9000 + u.index),
   agent: new http.Agent({ keepAlive: true, maxSockets: 6 }),
   uploads: 0,
+  renames: 0,
   uploaded: [],
 }));
 const counts = {};
