@@ -15,6 +15,8 @@ import { leaverRoutes } from './modules/people/leaver-routes';
 import { directoryRoutes } from './modules/directory/routes';
 import { authRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/account/routes';
+import { appPasswordsRoutes } from './modules/app-passwords/routes';
+import { webdavRoutes } from './modules/webdav/routes';
 import { registrationRoutes } from './modules/registration/routes';
 import { oauthRoutes } from './modules/oauth/routes';
 import { downloadsRoutes } from './modules/downloads/routes';
@@ -76,6 +78,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(oplogPlugin);
   await api.register(authRoutes);
   await api.register(accountRoutes);
+  await api.register(appPasswordsRoutes);
   await api.register(registrationRoutes);
   await api.register(oauthRoutes);
   await api.register(settingsRoutes);
@@ -243,6 +246,8 @@ export async function buildApp(config: AppConfig) {
   });
 
   await app.register(apiPlugin, { prefix: '/api' });
+  // WebDAV (issue 29): its own authentication (application passwords) and answers, outside /api
+  await app.register(webdavRoutes);
   await app.register(webRoutes);
 
   // the recycle bin's retention purge: once at start, then every hour
@@ -282,6 +287,12 @@ export async function buildApp(config: AppConfig) {
   noticeMailer.onError = (err) => app.log.error({ err }, '云文档邮件通知发送失败，稍后重试');
   app.addHook('onReady', async () => noticeMailer.start());
   app.addHook('preClose', async () => noticeMailer.stop());
+  // DingTalk 工作通知 (at once, or in the digest; their send result looked at afterwards) on the
+  // one instance holding `notice-dingtalk`
+  const noticeDingTalk = app.services.noticeDingTalk;
+  noticeDingTalk.onError = (err) => app.log.error({ err }, '云文档钉钉通知发送失败，稍后重试');
+  app.addHook('onReady', async () => noticeDingTalk.start());
+  app.addHook('preClose', async () => noticeDingTalk.stop());
   // password.expiring: every hour, on the one instance holding its lease
   const passwordExpiry = app.services.passwordExpiry;
   passwordExpiry.onError = (err) => app.log.error({ err }, '云文档密码到期提醒失败，稍后重试');

@@ -136,7 +136,7 @@ export interface DingTalkConfig {
   apiBase: string;
   /** DINGTALK_LOGIN_BASE (default https://login.dingtalk.com): where the browser signs in */
   loginBase: string;
-  /** DINGTALK_OAPI_BASE (default https://oapi.dingtalk.com): the contacts (departments and members) of 通讯录同步 */
+  /** DINGTALK_OAPI_BASE (default https://oapi.dingtalk.com): the contacts (departments and members) of 通讯录同步, and 工作通知 */
   oapiBase: string;
   /** DINGTALK_AUTO_CREATE: a DingTalk user matching no account gets one (default off) */
   autoCreate: boolean;
@@ -144,6 +144,12 @@ export interface DingTalkConfig {
   loginMode: 'redirect' | 'qr';
   /** DINGTALK_QR_SDK_URL: DingTalk's login script (DTFrameLogin) for the QR mode */
   qrSdkUrl: string;
+  /**
+   * DINGTALK_AGENT_ID: the AgentId of the app's 工作通知 (a number, as the app's page in DingTalk's
+   * developer console shows it). Set: notices go to people's DingTalk too (the channel 钉钉 of
+   * 通知设置); null (default): no such channel.
+   */
+  agentId: string | null;
 }
 
 /** File preview (docs/integration.md, "Preview"). */
@@ -355,7 +361,12 @@ function loadHttpLimits(env: NodeJS.ProcessEnv): HttpLimitsConfig {
 function loadDingTalkConfig(env: NodeJS.ProcessEnv): DingTalkConfig | null {
   const appKey = nonEmpty(env.DINGTALK_APP_KEY);
   const appSecret = nonEmpty(env.DINGTALK_APP_SECRET);
-  if (!appKey && !appSecret) return null;
+  const agentId = nonEmpty(env.DINGTALK_AGENT_ID) ?? null;
+  if (agentId !== null && !/^[1-9][0-9]{0,14}$/.test(agentId)) throw new ConfigError(`环境变量 DINGTALK_AGENT_ID 的值 "${agentId}" 不是有效的 AgentId（应为钉钉开发者后台显示的数字）`);
+  if (!appKey && !appSecret) {
+    if (agentId !== null) throw new ConfigError('设置了 DINGTALK_AGENT_ID 但没有设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET：钉钉工作通知需要钉钉应用的凭证');
+    return null;
+  }
   if (!appKey || !appSecret) throw new ConfigError('钉钉登录需要同时设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET');
   const base = (name: string, fallback: string) => {
     const text = nonEmpty(env[name]) ?? fallback;
@@ -380,6 +391,7 @@ function loadDingTalkConfig(env: NodeJS.ProcessEnv): DingTalkConfig | null {
     loginBase: base('DINGTALK_LOGIN_BASE', 'https://login.dingtalk.com'),
     oapiBase: base('DINGTALK_OAPI_BASE', 'https://oapi.dingtalk.com'),
     autoCreate: autoText === 'true' || autoText === '1',
+    agentId,
   };
 }
 

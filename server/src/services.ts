@@ -16,6 +16,7 @@ import { DingTalkDirectory } from './modules/directory/dingtalk';
 import { AuthService } from './modules/auth/service';
 import { Credentials } from './modules/auth/credentials';
 import { AccountService } from './modules/account/service';
+import { AppPasswordsService } from './modules/app-passwords/service';
 import { AvatarStore } from './modules/account/avatars';
 import { RegistrationService } from './modules/registration/service';
 import { OAuthService } from './modules/oauth/service';
@@ -42,7 +43,10 @@ import { ObjectChunks } from './modules/uploads/object-chunks';
 import { NoticeDispatcher } from './modules/notices/dispatcher';
 import { NoticesService } from './modules/notices/service';
 import { MailSettingsService } from './modules/notice-delivery/mail-settings';
-import { NoticeMailer } from './modules/notice-delivery/sender';
+import { NoticeSender } from './modules/notice-delivery/sender';
+import { MailChannel } from './modules/notice-delivery/mail-channel';
+import { DingTalkChannel } from './modules/notice-delivery/dingtalk-channel';
+import { offeredChannels, type OutsideChannel } from './modules/notice-delivery/channels';
 import { NoticePreferencesService } from './modules/notice-delivery/service';
 import { PasswordExpiryNotices } from './modules/notices/password-expiry';
 import { AnnouncementsService } from './modules/announcements/service';
@@ -86,6 +90,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const box = SecretBox.load(config.secretKey, config.dataDir);
   const auth = new AuthService(db, users, config, credentials, box);
   const account = new AccountService(db, credentials, new AvatarStore(objects), formatTime);
+  const appPasswords = new AppPasswordsService(db, auth, formatTime);
   const registration = new RegistrationService(db, users, credentials, new LogSmsSender(db), formatTime);
   const oauth = new OAuthService(db, config, formatTime);
   const admin = new AdminService(db, settings, organizations);
@@ -147,11 +152,14 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   );
   const preview = new PreviewService(db, folders, shares, settings, blobs, conversions, formatTime);
   const notices = new NoticesService(db, formatTime);
-  const dispatcher = new NoticeDispatcher(db, new JobLeases(db));
-  // 通知设置 and mail delivery of the notices (notice-delivery/)
+  // 通知设置 and the deliveries of the notices by mail and DingTalk 工作通知 (notice-delivery/)
+  const channels = offeredChannels(config.dingtalk);
+  const dispatcher = new NoticeDispatcher(db, new JobLeases(db), channels.filter((c): c is OutsideChannel => c !== 'inApp'));
   const noticeMail = new MailSettingsService(db, box, settings);
-  const noticePreferences = new NoticePreferencesService(db, formatTime);
-  const noticeMailer = new NoticeMailer(db, new JobLeases(db), noticeMail, formatTime, config.tzName);
+  const noticePreferences = new NoticePreferencesService(db, formatTime, channels);
+  const noticeMailer = new NoticeSender(db, new JobLeases(db), new MailChannel(noticeMail, formatTime), config.tzName);
+  // without DINGTALK_AGENT_ID it only closes what an earlier configuration left waiting (skipped)
+  const noticeDingTalk = new NoticeSender(db, new JobLeases(db), new DingTalkChannel(db, config.dingtalk, noticeMail, formatTime), config.tzName);
   const autoRemind = new AutoReminder(db, workflow, new JobLeases(db));
   workflow.afterChange(() => dispatcher.nudge());
   shares.afterShare = () => dispatcher.nudge();
@@ -163,6 +171,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     instances,
     formatTime,
     account,
+    appPasswords,
     registration,
     oauth,
     settings,
@@ -203,6 +212,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
     noticeMail,
     noticePreferences,
     noticeMailer,
+    noticeDingTalk,
     passwordExpiry,
     announcements,
     autoRemind,

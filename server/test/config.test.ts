@@ -125,3 +125,12 @@ test('a TRUST_PROXY list matches peers as Fastify reads it (the connection ceili
   expect(parseAddressList('10.0.0.0/255.0.255.0')).toBeNull();
   expect(parseAddressList(' , ')).toBeNull();
 });
+
+test('DINGTALK_AGENT_ID: the AgentId of DingTalk 工作通知, read with the app; a wrong value or one without the app is refused in Chinese', () => {
+  const app = { DINGTALK_APP_KEY: 'dingapp', DINGTALK_APP_SECRET: 'dingsecret' };
+  expect(loadConfig(app).dingtalk?.agentId).toBeNull();
+  expect(loadConfig({ ...app, DINGTALK_AGENT_ID: '2876543210' }).dingtalk?.agentId).toBe('2876543210');
+  expect(loadConfig({ ...app, DINGTALK_AGENT_ID: ' ' }).dingtalk?.agentId).toBeNull();
+  expect(() => loadConfig({ ...app, DINGTALK_AGENT_ID: 'agent-1' })).toThrow(/DINGTALK_AGENT_ID 的值 "agent-1" 不是有效的 AgentId/);
+  expect(() => loadConfig({ DINGTALK_AGENT_ID: '2876543210' })).toThrow(/设置了 DINGTALK_AGENT_ID 但没有设置 DINGTALK_APP_KEY 和 DINGTALK_APP_SECRET/);
+});

@@ -13,7 +13,7 @@ import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { call, createUser, databaseKinds, login, ok, startServer, type TestServer, type TestUser } from './support/harness';
 import { makeFolder } from './support/content';
-import { CLAIM_TTL_MS, digestTime, MAX_ATTEMPTS, mailBackoffMs } from '../src/modules/notice-delivery/sender';
+import { CLAIM_TTL_MS, digestTime, MAX_ATTEMPTS, retryBackoffMs } from '../src/modules/notice-delivery/sender';
 import { DIGEST_LIMIT, digestMail } from '../src/modules/notice-delivery/templates';
 
 interface Received {
@@ -79,8 +79,8 @@ describe('digest times and the digest mail', () => {
     expect(digestTime(at('2026-11-27T07:59:00'), 'daily', 8, tz)).toBe(at('2026-11-27T08:00:00'));
   });
   test('backoff: 2, 4, 8… seconds, at most 10 minutes', () => {
-    expect([1, 2, 3, 4].map(mailBackoffMs)).toEqual([2000, 4000, 8000, 16000]);
-    expect(mailBackoffMs(30)).toBe(600_000);
+    expect([1, 2, 3, 4].map(retryBackoffMs)).toEqual([2000, 4000, 8000, 16000]);
+    expect(retryBackoffMs(30)).toBe(600_000);
   });
   test(`a digest lists at most ${DIGEST_LIMIT} notices and counts the others, with a link to 消息中心`, () => {
     const notices = Array.from({ length: 30 }, (_, i) => ({ title: `通知${i + 1}`, body: '', link: '/file/shareme', createdAt: '2026-11-27 10:00:00' }));
@@ -181,7 +181,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     const id = await start(initiator, def, '上海出差报销');
     await dispatch();
     const round = await mailer().runOnce();
-    expect(round.mails).toBe(1);
+    expect(round.messages).toBe(1);
 
     const [mail, ...more] = mailsTo(a1.email);
     expect(more).toEqual([]);
@@ -196,7 +196,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     expect((await notices(a2)).data[0]).toMatchObject({ kind: 'approval.waiting', title: '待审批：上海出差报销' });
     expect(await deliveriesOf(a2)).toEqual([]);
     // nothing is sent twice
-    expect((await mailer().runOnce()).mails).toBe(0);
+    expect((await mailer().runOnce()).messages).toBe(0);
     expect(mailsTo(a1.email)).toHaveLength(1);
     expect((await deliveriesOf(a1)).map((d) => [d.status, Number(d.attempts)])).toEqual([['sent', 1]]);
   });
@@ -227,7 +227,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     const t0 = Date.now();
     // not at once: they wait for the top of the hour
     const first = await mailer().runOnce(t0);
-    expect(first.mails).toBe(0);
+    expect(first.messages).toBe(0);
     expect(first.parked).toBe(6);
     expect(mailsTo(reader.email)).toEqual([]);
 
@@ -237,7 +237,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     await ok(app(), 'POST', '/api/Notices/Read', { token: reader.token, body: { ids: [read.id] } });
 
     const hourLater = await mailer().runOnce(t0 + 3600_000);
-    expect(hourLater.mails).toBe(1);
+    expect(hourLater.messages).toBe(1);
     const mails = mailsTo(reader.email);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe('【星河文档】你有 2 条新消息');
@@ -330,11 +330,11 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
         if (attempt < MAX_ATTEMPTS) {
           expect(round.retried).toBe(1);
           expect(row.status).toBe('pending');
-          expect(Number(row.next_at)).toBe(t + mailBackoffMs(attempt));
+          expect(Number(row.next_at)).toBe(t + retryBackoffMs(attempt));
           expect(row.reason).toMatch(/连接被拒绝/);
           // not before its time
-          expect((await mailer().runOnce(t + mailBackoffMs(attempt) - 1)).retried).toBe(0);
-          t += mailBackoffMs(attempt);
+          expect((await mailer().runOnce(t + retryBackoffMs(attempt) - 1)).retried).toBe(0);
+          t += retryBackoffMs(attempt);
         } else {
           expect(round.failed).toBe(1);
           expect(row.status).toBe('failed');
@@ -412,7 +412,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
       const rounds = [() => other.services.noticeMailer.runOnce(), () => mailer().runOnce(), () => other.services.noticeMailer.runOnce()];
       // on PostgreSQL the instances' rounds run at once; on SQLite they take turns (see notices.test.ts)
       const results = kind === 'postgres' ? await Promise.all(rounds.map((r) => r())) : [await rounds[0](), await rounds[1](), await rounds[2]()];
-      expect(results.reduce((s, r) => s + r.mails, 0)).toBe(3);
+      expect(results.reduce((s, r) => s + r.messages, 0)).toBe(3);
     } finally {
       await other.close();
     }
@@ -424,7 +424,7 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     const now = Date.now();
     const [claimed] = (await deliveriesOf(a)).filter((d) => d.title === '待审批：中断');
     await app().db.updateTable('notice_deliveries').set({ status: 'sending', claimed_by: 'stopped-instance:1', claimed_at: now }).where('id', '=', claimed.id).execute();
-    expect((await mailer().runOnce(now)).mails).toBe(0);
+    expect((await mailer().runOnce(now)).messages).toBe(0);
     expect((await mailer().runOnce(now + CLAIM_TTL_MS - 1)).failed).toBe(0);
     expect((await mailer().runOnce(now + CLAIM_TTL_MS + 1)).failed).toBe(1);
     const [after] = (await deliveriesOf(a)).filter((d) => d.title === '待审批：中断');

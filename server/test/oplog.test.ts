@@ -7,8 +7,9 @@
 import crypto from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
-import { call, createUser, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
-import { makeFile, makeFolder } from './support/content';
+import { call, createUser, databaseKinds, login, ok, roleCast, startServer, type TestServer } from './support/harness';
+import { appendAudit } from '../src/modules/ferry/audit';
+import { makeFile, makeFolder, setContent } from './support/content';
 import { uploadFile } from './support/uploads';
 import { loadConfig } from '../src/config';
 import { oplogHash } from '../src/modules/oplog/chain';
@@ -142,6 +143,57 @@ describe.each(databaseKinds())('operation log (%s)', (kind) => {
     expect(refused.status).toBe(403);
     const refusals = await logs(adminToken, { userId: u.userId, action: 'admin.action' });
     expect(refusals.data[0]).toMatchObject({ result: 'fail', reason: refused.body.message });
+  });
+
+  test('preview, versions, access policies, an external share’s visit and downloads, zip, approvals and the ferry’s audit are recorded', async () => {
+    const cast = await roleCast(app());
+    const { owner, editor } = cast;
+    // preview and versions
+    const file = await makeFile(app(), owner.token, owner.userId, cast.ownerRoot.id, '周报.txt', '第一版');
+    await setContent(app(), file.id, Buffer.from('第二版'), owner.userId);
+    await ok(app(), 'POST', '/api/User/FileTransfer/CreateComponentData', { token: owner.token, body: { fileId: file.id } });
+    await ok(app(), 'POST', `/api/User/Files/${file.id}/VersionRollback/${file.versionId}`, { token: owner.token });
+    // access policy on an enterprise folder
+    const shared = await makeFolder(app(), editor.token, cast.publicRoot.id, `部门资料-${crypto.randomUUID().slice(0, 4)}`);
+    await ok(app(), 'POST', '/api/User/FileAccessPolicies/Policies', { token: editor.token, body: { fileId: shared.id, policies: [{ subjectType: 1, subjectId: owner.userId, level: 2 }] } });
+    // an external share: a visit and a download by someone without an account, from their address
+    const link = await ok(app(), 'POST', '/api/User/Shares', { token: owner.token, body: { fileIds: [file.id], shareType: 2, level: 2, expireAt: null, accessKey: '', downloadLimit: null } });
+    expect((await call(app(), 'GET', `/api/Outsource/${link.shareId}`, { headers: { accessKey: link.accessKey }, remoteAddress: '198.51.100.7' })).status).toBe(200);
+    expect((await call(app(), 'GET', `/api/User/FileTransfer/ExternalDownload/${file.id}?urlKey=${link.shareId}&accessKey=${link.accessKey}`, { remoteAddress: '198.51.100.7' })).status).toBe(200);
+    // a zip task
+    await ok(app(), 'POST', '/api/User/FileTransfer/DownloadTask', { token: owner.token, body: [file.id] });
+    // an approval: started, approved, reminded (refused: it has ended)
+    const def = await ok(app(), 'POST', '/api/Workflow/Definitions', {
+      token: adminToken,
+      body: {
+        name: `日志流程-${crypto.randomUUID().slice(0, 4)}`, category: '行政', description: '', enabled: true,
+        fields: [{ key: 'reason', label: '事由', type: 'textarea', required: true }], allowFiles: true,
+        steps: [{ name: '审批', mode: 'sequential', approvers: [{ type: 'user', id: editor.userId }] }], cc: [], revoke: 'processing',
+      },
+    });
+    const started = await ok(app(), 'POST', '/api/Workflow/Instances', { token: owner.token, body: { definitionId: def.id, title: '用章申请', form: { reason: '合同' }, fileIds: [] } });
+    await ok(app(), 'POST', `/api/Workflow/Instances/${started.instanceId}/Approve`, { token: editor.token, body: { comment: '同意' } });
+    const late = await call(app(), 'POST', `/api/Workflow/Instances/${started.instanceId}/Remind`, { token: owner.token, body: {} });
+    expect(late.status).toBe(409);
+    // the ferry's own audit chain, linked in
+    const audit = await appendAudit(app().db, { event: 'task.created', actorId: Number(owner.userId), actorName: owner.userName, taskId: '42', detail: { files: 1 } });
+
+    const mine = await logs(adminToken, { userId: owner.userId, pageSize: 200 });
+    const byAction = (action: string) => mine.data.filter((r: any) => r.action === action);
+    expect(byAction('file.preview')[0]).toMatchObject({ objectName: '周报.txt', result: 'ok' });
+    expect(byAction('file.version')[0]).toMatchObject({ objectName: '周报.txt', detail: { change: '回滚到某个版本' } });
+    expect(byAction('share.create')[0]).toMatchObject({ objectName: '周报.txt' });
+    expect(byAction('file.zip')[0]).toMatchObject({ objectName: '周报.txt' });
+    expect(byAction('workflow.start')[0]).toMatchObject({ objectType: 'workflow', objectId: started.instanceId, objectName: '用章申请' });
+    expect(byAction('workflow.remind')[0]).toMatchObject({ objectName: '用章申请', result: 'fail', reason: late.body.message });
+    expect(byAction('ferry.event')[0]).toMatchObject({ objectType: 'ferry', objectId: '42', detail: { event: 'task.created', auditSeq: Number(audit.seq) } });
+    const approved = (await logs(adminToken, { userId: editor.userId, action: 'workflow.act' })).data;
+    expect(approved[0]).toMatchObject({ objectName: '用章申请', detail: { act: 'Approve', actName: '同意' } });
+    const policy = (await logs(adminToken, { userId: editor.userId, action: 'file.policy' })).data;
+    expect(policy[0]).toMatchObject({ objectId: shared.id, objectPath: expect.stringMatching(/^企业空间\//) });
+    // the visitor has no account: recorded with the address and the share
+    const visits = (await logs(adminToken, { action: 'share.', ip: '198.51.100.7' })).data.map((r: any) => [r.action, r.userName, r.onBehalfName, r.objectType === 'share' ? r.objectId : r.objectName]);
+    expect(visits).toEqual(expect.arrayContaining([['share.visit', '', owner.userName, link.shareId], ['share.download', '', owner.userName, '周报.txt']]));
   });
 
   test('only system, audit and department administrators read the log, a department administrator only their subtree', async () => {

@@ -10,6 +10,8 @@ export type * from './api/directory';
 export { leaverApi, type LeaverApi, type HandoverPreview, type HandoverBody, type HandoverDepartmentPost, type HandoverResult, type HandoverSharesChoice } from './api/leavers';
 export { noticeSettingsApi, type NoticeSettingsApi } from './api/noticeSettings';
 export type * from './api/noticeSettings';
+export { appPasswordsApi, type AppPasswordsApi, APP_PASSWORD_SCOPE_LABELS, APP_PASSWORD_NAME_MAX, webdavAddress } from './api/appPasswords';
+export type * from './api/appPasswords';
 export * from './http';
 export * from './state';
 export * from './constants';

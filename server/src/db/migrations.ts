@@ -1612,6 +1612,57 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('announcements').ifExists().execute();
       },
     },
+    '2026-11-27-0050-dingtalk-notices': {
+      // issue 28, DingTalk 工作通知 as a channel of the notices: what a delivery went out as (the
+      // address, DingTalk's task id, a key of the content: DingTalk drops a message identical to
+      // one the person got that day), the rows waiting for DingTalk's send result (status
+      // 'checking', next_at the next look), and the DingTalk userids found for union ids
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('notice_deliveries').addColumn('recipient', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('notice_deliveries').addColumn('task_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('notice_deliveries').addColumn('content_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.createIndex('notice_deliveries_checking').on('notice_deliveries').columns(['next_at', 'id']).where(sql<boolean>`status = 'checking'`).execute();
+        await db.schema.createIndex('notice_deliveries_user_sent').on('notice_deliveries').columns(['user_id', 'channel', 'sent_at']).execute();
+        await db.schema
+          .createTable('dingtalk_userids')
+          .addColumn('union_id', 'text', (c) => c.primaryKey())
+          // '' when DingTalk knows no member of the organisation by that union id
+          .addColumn('userid', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('resolved_at', big, (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('dingtalk_userids').ifExists().execute();
+        await db.schema.dropIndex('notice_deliveries_user_sent').ifExists().execute();
+        await db.schema.dropIndex('notice_deliveries_checking').ifExists().execute();
+        await db.schema.alterTable('notice_deliveries').dropColumn('content_key').execute();
+        await db.schema.alterTable('notice_deliveries').dropColumn('task_id').execute();
+        await db.schema.alterTable('notice_deliveries').dropColumn('recipient').execute();
+      },
+    },
+    '2026-11-27-0051-app-passwords': {
+      // issue 29, 应用密码 for WebDAV: per person, named, read-only or read-write; only the
+      // SHA-256 of the generated secret is kept; last use (time and address); revoked_at set by
+      // the person, by disabling the account and by any new password of the account
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('app_passwords')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('secret_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('last_used_at', big)
+          .addColumn('last_used_ip', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('revoked_at', big)
+          .execute();
+        await db.schema.createIndex('app_passwords_user').on('app_passwords').columns(['user_id', 'created_at']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('app_passwords').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -159,15 +159,19 @@ export interface NoticesTable {
   hidden: Generated<Flag>;
 }
 
-/** pending (waits for next_at), sending (claimed by a sender), sent, failed (gave up), skipped (reason), cancelled (read or resolved in the app first). */
-export type NoticeDeliveryStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+/**
+ * pending (waits for next_at), sending (claimed by a sender), checking (taken by DingTalk, its send
+ * result is looked at from next_at), sent, failed (gave up), skipped (reason), cancelled (read or
+ * resolved in the app first).
+ */
+export type NoticeDeliveryStatus = 'pending' | 'sending' | 'checking' | 'sent' | 'failed' | 'skipped' | 'cancelled';
 
 /** A notice's delivery on a channel outside the app (notice-delivery/). */
 export interface NoticeDeliveriesTable {
   id: Generated<number>;
   notice_id: number;
   user_id: number;
-  /** 'mail' ('dingtalk' may follow) */
+  /** 'mail' or 'dingtalk' */
   channel: string;
   status: NoticeDeliveryStatus;
   /** 1: goes out in the person's digest, 0: at once */
@@ -177,8 +181,14 @@ export interface NoticeDeliveriesTable {
   next_at: Generated<number>;
   /** why it was skipped or failed, in Chinese */
   reason: Generated<string>;
-  /** the last error as the mail server gave it */
+  /** the last error as the mail server (or DingTalk) gave it */
   last_error: Generated<string>;
+  /** where it went: the e-mail address, the DingTalk userid */
+  recipient: Generated<string>;
+  /** DingTalk's task id of the message that carried it (its send result is asked with it) */
+  task_id: Generated<string>;
+  /** a hash of the content sent: DingTalk drops a message identical to one the person got that day */
+  content_key: Generated<string>;
   claimed_by: Generated<string>;
   claimed_at: number | null;
   sent_at: number | null;
@@ -194,6 +204,14 @@ export interface NoticePreferencesTable {
   /** 'hourly' or 'daily' */
   digest: Generated<string>;
   updated_at: number;
+}
+
+/** The DingTalk userid of a union id (topapi/user/getbyunionid), kept once found. */
+export interface DingtalkUseridsTable {
+  union_id: string;
+  /** '' when DingTalk knows no member of the organisation by that union id (asked again after a day) */
+  userid: string;
+  resolved_at: number;
 }
 
 export interface JobLeasesTable {
@@ -398,6 +416,25 @@ export interface OAuthRefreshTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** 'readOnly': WebDAV reads only; 'readWrite': writes too, with the person's rights. */
+export type AppPasswordScope = 'readOnly' | 'readWrite';
+
+/** An application password (应用密码) for WebDAV; the secret is stored as its SHA-256 only. */
+export interface AppPasswordsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  scope: AppPasswordScope;
+  /** SHA-256 (hex) of the secret, normalised (lower case, no separators) */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  /** the client address of the last use */
+  last_used_ip: Generated<string>;
+  /** revoked by the person, by disabling the account, or by a new password of the account */
+  revoked_at: number | null;
 }
 
 export interface SettingsTable {
@@ -999,6 +1036,7 @@ export interface Database {
   notices: NoticesTable;
   notice_deliveries: NoticeDeliveriesTable;
   notice_preferences: NoticePreferencesTable;
+  dingtalk_userids: DingtalkUseridsTable;
   workflow_reminders: WorkflowRemindersTable;
   announcements: AnnouncementsTable;
   notice_marks: NoticeMarksTable;
@@ -1017,6 +1055,7 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_grants: OAuthGrantsTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
+  app_passwords: AppPasswordsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

@@ -1,9 +1,9 @@
-// 通知设置 (个人设置: each notice kind on each channel, and how often mails are summed up) and
-// 系统管理 › 通知 (system administrators only: the mail server, the rules fixed for everyone, the
-// notices that could not be delivered). Issue 28.
+// 通知设置 (个人设置: each notice kind on each channel, and how often mails and DingTalk messages
+// are summed up) and 系统管理 › 通知 (system administrators only: the mail server, the rules fixed
+// for everyone, the notices that could not be delivered). Issue 28.
 import { http, type HttpConfig } from '../http/client';
 
-/** inApp 站内消息, mail 邮件 (DingTalk may follow: the server lists the channels). */
+/** inApp 站内消息, mail 邮件, dingtalk 钉钉 (only where DingTalk 工作通知 is configured: the server lists the channels). */
 export type NoticeChannel = 'inApp' | 'mail' | (string & {});
 export type NoticeDigest = 'hourly' | 'daily';
 /** user 用户自选, on 强制开启, off 强制关闭 */
@@ -12,7 +12,7 @@ export type NoticePolicyMode = 'user' | 'on' | 'off';
 export interface NoticeChannelInfo {
   key: NoticeChannel;
   name: string;
-  /** the person can be reached there (mail: switched on by the administrator, and an address) */
+  /** the person can be reached there (mail: switched on by the administrator, and an address; 钉钉: DingTalk bound) */
   available: boolean;
   /** why not, when not */
   note: string;
@@ -66,7 +66,7 @@ export interface NoticePolicy {
   channels: Array<{ key: NoticeChannel; name: string }>;
   rules: Record<string, Record<string, NoticePolicyMode>>;
   dailyHour: number;
-  /** mailed at once; the others wait for each person's digest */
+  /** mailed (and sent to DingTalk) at once; the others wait for each person's digest */
   urgentKinds: string[];
 }
 
@@ -85,8 +85,12 @@ export interface NoticeDelivery {
   email: string;
   kind: string;
   title: string;
+  /** 'mail' or 'dingtalk' */
   channel: string;
+  /** 邮件, 钉钉 */
   channelName: string;
+  /** where it went: the e-mail address or the DingTalk userid ('' when nothing went out) */
+  recipient: string;
   status: string;
   reason: string;
   attempts: number;

@@ -66,6 +66,7 @@ function accountApi(extra: Record<string, (config: any) => any> = {}) {
       'GET /api/account/Clients': () => envelope([]),
       'GET /api/Account/NoticeSettings': () => envelope(noticeSettings()),
       'GET /api/Account/SignIns': () => envelope({ data: signIns, total: signIns.length, more: false }),
+      'GET /api/Account/AppPasswords': () => envelope([]),
       ...extra,
     },
   });
@@ -248,6 +249,57 @@ it('通知设置 without an e-mail address: the mail column says why and cannot 
   expect(await within(card).findByText(`邮件：${note}`)).toBeInTheDocument();
   expect(within(card).getByRole('switch', { name: '分享给我 · 邮件' })).toBeDisabled();
   expect(within(card).getByRole('switch', { name: '分享给我 · 站内消息' })).toBeEnabled();
+});
+
+it('通知设置 with 钉钉 offered by the server: a third column, saved like the others; the texts name both channels; unbound, it says why and cannot be turned', async () => {
+  const bodies: any[] = [];
+  const three = (available: boolean, note = '') =>
+    noticeSettings({
+      channels: [
+        { key: 'inApp', name: '站内消息', available: true, note: '' },
+        { key: 'mail', name: '邮件', available: true, note: '' },
+        { key: 'dingtalk', name: '钉钉', available, note },
+      ],
+      rows: [
+        { kind: 'approval.waiting', urgent: true, channels: { inApp: { enabled: true, fixed: false }, mail: { enabled: true, fixed: false }, dingtalk: { enabled: true, fixed: false } } },
+        { kind: 'share.received', urgent: false, channels: { inApp: { enabled: true, fixed: false }, mail: { enabled: true, fixed: false }, dingtalk: { enabled: true, fixed: false } } },
+      ],
+    });
+  let current = three(true);
+  accountApi({
+    'GET /api/Account/NoticeSettings': () => envelope(current),
+    'PUT /api/Account/NoticeSettings': (config) => {
+      const body = JSON.parse(String(config.data));
+      bodies.push(body);
+      current = {
+        ...current,
+        rows: current.rows.map((r) => ({ ...r, channels: Object.fromEntries(Object.entries(r.channels).map(([c, cell]) => [c, { ...cell, enabled: body.settings?.[r.kind]?.[c] ?? cell.enabled }])) })),
+      } as typeof current;
+      return envelope(current);
+    },
+  });
+  const user = userEvent.setup();
+  const { unmount } = renderShell('/account');
+  const card = (await screen.findByText('通知设置', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+  const table = await within(card).findByRole('table', { name: '通知设置' });
+  expect(within(table).getByText('钉钉')).toBeInTheDocument();
+  expect(within(table).getByText('邮件、钉钉立即发送')).toBeInTheDocument();
+  expect(within(card).getByText(/待我审批的邮件、钉钉消息立即发送；其他类型的邮件、钉钉消息按此频率合并为一封邮件、一条钉钉消息发送/)).toBeInTheDocument();
+  expect(within(card).getByText('邮件、钉钉汇总频率')).toBeInTheDocument();
+  await user.click(within(table).getByRole('switch', { name: '分享给我 · 钉钉' }));
+  await waitFor(() => expect(bodies).toEqual([{ settings: { 'share.received': { dingtalk: false } } }]));
+  await waitFor(() => expect(within(table).getByRole('switch', { name: '分享给我 · 钉钉' })).not.toBeChecked());
+  expect(within(table).getByRole('switch', { name: '分享给我 · 邮件' })).toBeChecked();
+  unmount();
+
+  const note = '你的账号没有绑定钉钉，收不到钉钉消息；用钉钉登录一次，或由管理员同步钉钉通讯录后即可收到';
+  current = three(false, note);
+  renderShell('/account');
+  const again = (await screen.findByText('通知设置', { selector: '.ant-card-head-title' })).closest('.ant-card') as HTMLElement;
+  expect(await within(again).findByText(`钉钉：${note}`)).toBeInTheDocument();
+  expect(within(again).getByText('钉钉（不可用）')).toBeInTheDocument();
+  expect(within(again).getByRole('switch', { name: '待我审批 · 钉钉' })).toBeDisabled();
+  expect(within(again).getByRole('switch', { name: '待我审批 · 邮件' })).toBeEnabled();
 });
 
 it('登录记录 lists my own sign-ins and failed attempts with the address and the device', async () => {

@@ -1,8 +1,10 @@
-// /account, 个人设置: avatar, password, TOTP, the user's sessions, 通知设置 and authorized clients. Part of the signed-in
-// shell (the shell owns the session), so it works in the simple mode as well.
+// /account, 个人设置: avatar, password, TOTP, the user's sessions, 通知设置, authorized clients and
+// WebDAV's application passwords. Part of the signed-in shell (the shell owns the session), so it
+// works in the simple mode as well.
 import { useCallback, useEffect, useState } from 'react';
 import { Space, Typography } from 'antd';
 import { api, type AccountSecurity, type MySession } from '@app/shared';
+import { AppPasswordsCard } from './AppPasswordsCard';
 import { AvatarCard } from './AvatarCard';
 import { ClientsCard } from './ClientsCard';
 import { NoticeSettingsCard } from './NoticeSettingsCard';
@@ -47,6 +49,7 @@ export default function AccountPage() {
         <SignInsCard />
         <NoticeSettingsCard />
         <ClientsCard attempt={attempt} />
+        <AppPasswordsCard />
       </Space>
     </div>
   );

@@ -7,6 +7,7 @@ import { badRequest } from '../../lib/errors';
 import type { PasswordPolicy } from '../settings/schemas';
 import type { SettingsService } from '../settings/service';
 import { hashPassword, passwordPolicyViolation, verifyPassword } from './password';
+import { endAppPasswordsOfUser } from '../app-passwords/repository';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** rows kept per user, whatever the policy says today */
@@ -47,7 +48,10 @@ export class Credentials {
     return hashPassword(password);
   }
 
-  /** Stores a password set just now (in the caller's transaction) and remembers it for the history rule. */
+  /**
+   * Stores a password set just now (in the caller's transaction) and remembers it for the
+   * history rule. A new password, whoever set it, ends the account's application passwords.
+   */
   async store(db: Kysely<Database>, userId: number, hash: string, now: number, mustChange: boolean): Promise<void> {
     await db
       .updateTable('users')
@@ -55,6 +59,7 @@ export class Credentials {
       .where('id', '=', userId)
       .execute();
     await this.remember(db, userId, hash, now);
+    await endAppPasswordsOfUser(db, userId, now);
   }
 
   /** Adds a password to the account's history and keeps only the newest rows. */

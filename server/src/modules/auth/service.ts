@@ -8,6 +8,7 @@ import { AppError, badRequest, forbidden, MESSAGES, tooManyRequests } from '../.
 import { findUserById, findUserByKey, markSignedIn, setUserDisabled, userNameKey } from '../users/repository';
 import { mobileOrEmpty, type UsersService } from '../users/service';
 import { recordEvent } from '../notices/events';
+import { endAppPasswordsOfUser } from '../app-passwords/repository';
 import type { Credentials } from './credentials';
 import { passwordKeptElsewhere, verifyPassword } from './password';
 import { countWrongCode, dropStepsOfUser, findStep, insertStep, useStep, type LoginStep } from './steps';
@@ -105,6 +106,19 @@ export class AuthService {
     const policy = await this.credentials.policy();
     const keepMs = Math.max(this.config.throttle.windowMs, policy.lockoutMinutes * 60_000);
     await recordFailure(this.db, accountKey, ip, now, keepMs);
+  }
+
+  /**
+   * 429 while sign-ins of the account or from the address are throttled: another way in (an
+   * application password over WebDAV) waits exactly as the sign-in page does.
+   */
+  async assertMayTry(accountKey: string, ip: string): Promise<void> {
+    await this.assertNotThrottled(accountKey, ip, Date.now());
+  }
+
+  /** A failed attempt of another way in (a wrong application password) counts as a failed sign-in. */
+  async countFailure(accountKey: string, ip: string): Promise<void> {
+    await this.fail(accountKey, ip, Date.now());
   }
 
   async login(body: LoginBody, client: ClientInfo): Promise<LoginOutcome> {
@@ -428,8 +442,8 @@ export class AuthService {
   /**
    * Disables an account or lets it in again. Disabling ends, in the same transaction, every
    * way in that the account held: its sessions (browsers, client tokens), its unfinished
-   * second steps and its unused authorization codes. Enabling brings none of them back: the
-   * person signs in afresh.
+   * second steps, its unused authorization codes and its application passwords (WebDAV).
+   * Enabling brings none of them back: the person signs in afresh.
    */
   async setDisabled(userId: number, disabled: boolean): Promise<void> {
     const now = Date.now();
@@ -439,6 +453,7 @@ export class AuthService {
       await revokeSessionsOfUser(trx, userId, now);
       await dropStepsOfUser(trx, userId, now);
       await trx.updateTable('oauth_codes').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      await endAppPasswordsOfUser(trx, userId, now);
     });
   }
 }

@@ -1,21 +1,27 @@
 // 通知设置 of 云文档 (issue 28): for each notice kind and channel, whether a person gets it, as
 // an administrator fixed it (强制开启 / 强制关闭) or else as the person chose (on by default);
-// and how often non-urgent mails go out (the digest). Works for any notice kind: the kinds are
-// strings, nothing here lists them but the urgent ones.
+// and how often non-urgent mails and DingTalk messages go out (the digest). Works for any notice
+// kind: the kinds are strings, nothing here lists them but the urgent ones.
 import type { Kysely } from 'kysely';
+import type { DingTalkConfig } from '../../config';
 import type { Database } from '../../db/types';
 import { URGENT_KINDS as URGENT } from '../notices/schemas';
 import { readSetting } from '../settings/repository';
 
-/** The channels, in the order 通知设置 shows them ('dingtalk' may follow 'mail'). */
-export const CHANNELS = ['inApp', 'mail'] as const;
+/** Every channel there may be, in the order 通知设置 shows them (which ones a server offers: offeredChannels). */
+export const CHANNELS = ['inApp', 'mail', 'dingtalk'] as const;
 export type Channel = (typeof CHANNELS)[number];
 /** The channels outside the app: each notice gets a delivery row per such channel. */
 export type OutsideChannel = Exclude<Channel, 'inApp'>;
-export const OUTSIDE_CHANNELS: readonly OutsideChannel[] = ['mail'];
-export const CHANNEL_NAMES: Record<Channel, string> = { inApp: '站内消息', mail: '邮件' };
+export const OUTSIDE_CHANNELS: readonly OutsideChannel[] = ['mail', 'dingtalk'];
+export const CHANNEL_NAMES: Record<Channel, string> = { inApp: '站内消息', mail: '邮件', dingtalk: '钉钉' };
 
-/** Kinds that ask the person to act soon (notices/schemas.ts): mailed at once; every other kind waits for the digest. */
+/** The channels of this server: 站内消息 and 邮件 always, 钉钉 when DingTalk is configured with the AgentId of its 工作通知. */
+export function offeredChannels(dingtalk: Pick<DingTalkConfig, 'agentId'> | null): Channel[] {
+  return dingtalk?.agentId ? ['inApp', 'mail', 'dingtalk'] : ['inApp', 'mail'];
+}
+
+/** Kinds that ask the person to act soon (notices/schemas.ts): mailed (and sent to DingTalk) at once; every other kind waits for the digest. */
 export const URGENT_KINDS: readonly string[] = URGENT;
 export const isUrgent = (kind: string) => URGENT_KINDS.includes(kind);
 

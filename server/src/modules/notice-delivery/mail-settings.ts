@@ -125,6 +125,13 @@ export class MailSettingsService {
     };
   }
 
+  /** The product's name and external address (links in mails and DingTalk messages), without opening the password. */
+  async context(): Promise<MailContext> {
+    const s = await this.stored();
+    const product = (await this.settings.branding()).systemName_Client || '云文档';
+    return { product, externalUrl: s.externalUrl };
+  }
+
   /** A transport on the stored settings. */
   async transport(): Promise<{ settings: MailSettings; context: MailContext; transport: MailTransport }> {
     const { settings, password, context } = await this.current();

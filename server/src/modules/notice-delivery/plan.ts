@@ -1,14 +1,32 @@
 // Where a new notice goes, decided as it is made (notices/repository.ts insertNotices, in the
 // dispatcher's transaction): into the person's 站内消息 or hidden there, and a delivery row per
-// outside channel: pending (at once for urgent kinds, else for the digest) or skipped with the
-// reason (没有邮箱地址). A notice that goes nowhere is not made at all. Any notice kind works.
+// outside channel the person gets the kind on: pending (at once for urgent kinds, else for the
+// digest) or skipped with the reason (没有邮箱地址, 未绑定钉钉). A notice that goes nowhere is not
+// made at all. Any notice kind works.
+//
+// Which outside channels this server offers is its configuration (DingTalk needs
+// DINGTALK_AGENT_ID), not the database's: the dispatcher runs its events inside
+// withOutsideChannels(…) and the plan reads them from there (mail alone outside it). Mail is
+// offered while 系统管理 › 通知 has it switched on.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, NoticesTable } from '../../db/types';
-import { effective, isUrgent, mailEnabled, OUTSIDE_CHANNELS, readPolicy, readPreferences } from './channels';
+import { effective, isUrgent, mailEnabled, readPolicy, readPreferences, type OutsideChannel } from './channels';
+import { NO_ADDRESS, reachable } from './recipients';
 
 type NoticeIn = Omit<Insertable<NoticesTable>, 'id' | 'read_at' | 'resolved_at'>;
 
-export const NO_ADDRESS = '没有邮箱地址';
+const offered = new AsyncLocalStorage<readonly OutsideChannel[]>();
+
+/** Runs `fn` with the outside channels the server offers (the notices made inside get their deliveries). */
+export function withOutsideChannels<T>(channels: readonly OutsideChannel[], fn: () => Promise<T>): Promise<T> {
+  return offered.run(channels, fn);
+}
+
+/** The outside channels offered where the caller runs (mail alone outside withOutsideChannels). */
+export function outsideChannels(): readonly OutsideChannel[] {
+  return offered.getStore() ?? ['mail'];
+}
 
 export interface DeliveryPlan<T extends NoticeIn> {
   /** the notices to make (hidden when the person keeps the kind out of 站内消息) */
@@ -22,19 +40,12 @@ export async function planDeliveries<T extends NoticeIn>(db: Kysely<Database>, n
   const userIds = [...new Set(notices.map((n) => Number(n.user_id)))];
   const policy = await readPolicy(db);
   const prefs = await readPreferences(db, userIds);
-  const mailOn = await mailEnabled(db);
-  const emails = new Map<number, string>();
-  if (mailOn) {
-    for (let i = 0; i < userIds.length; i += 1000) {
-      const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds.slice(i, i + 1000)).execute();
-      for (const r of rows) emails.set(Number(r.id), (r.email ?? '').trim());
-    }
-  }
+  const channels: OutsideChannel[] = [];
+  for (const c of outsideChannels()) if (c !== 'mail' || (await mailEnabled(db))) channels.push(c);
+  const reach = new Map<OutsideChannel, Set<number>>();
+  for (const c of channels) reach.set(c, await reachable(db, c, userIds));
   /** the outside channels each person gets the kind on */
-  const outside = (userId: number, kind: string) => {
-    const pref = prefs.get(userId)!;
-    return OUTSIDE_CHANNELS.filter((c) => (c === 'mail' ? mailOn : true) && effective(policy, pref, kind, c).enabled);
-  };
+  const outside = (userId: number, kind: string) => channels.filter((c) => effective(policy, prefs.get(userId)!, kind, c).enabled);
   const rows: T[] = [];
   for (const n of notices) {
     const userId = Number(n.user_id);
@@ -48,13 +59,13 @@ export async function planDeliveries<T extends NoticeIn>(db: Kysely<Database>, n
     async record(made) {
       const deliveries = made.flatMap((n) =>
         outside(Number(n.user_id), n.kind).map((channel) => {
-          const missing = channel === 'mail' && !emails.get(Number(n.user_id));
+          const missing = !reach.get(channel)!.has(Number(n.user_id));
           return {
             notice_id: Number(n.id),
             user_id: Number(n.user_id),
             channel,
             status: missing ? ('skipped' as const) : ('pending' as const),
-            reason: missing ? NO_ADDRESS : '',
+            reason: missing ? NO_ADDRESS[channel] : '',
             digest: isUrgent(n.kind) ? (0 as const) : (1 as const),
             next_at: Number(n.created_at),
             created_at: Number(n.created_at),

@@ -1,4 +1,4 @@
-// 通知设置 (everyone, their own) and 系统管理 › 通知 (system administrators only).
+// 通知设置 (everyone, their own) and 系统管理 › 通知 (system administrators only): mail and DingTalk.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ok } from '../../lib/schema';
 import {
@@ -24,7 +24,7 @@ export const noticeDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['消息'],
         summary: '我的通知设置',
-        description: '每种通知在各渠道（站内消息、邮件）是否接收，管理员设定的项 fixed 为 true；邮件汇总频率。',
+        description: '每种通知在各渠道（站内消息、邮件；配置了钉钉工作通知时还有钉钉）是否接收，管理员设定的项 fixed 为 true；邮件和钉钉消息的汇总频率。',
         response: { 200: Envelope(NoticeSettingsSchema) },
       },
     },
@@ -108,7 +108,7 @@ export const noticeDeliveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '未送达的通知',
-        description: `status=failed：重试后仍发送失败；status=skipped：未发送（没有邮箱地址、通知设置已关闭、账号已停用等）。最新的在前。${only}`,
+        description: `邮件和钉钉消息。status=failed：重试后仍发送失败，或钉钉回报未送达（超出每日发送上限、用户不存在或已离职等）；status=skipped：未发送（没有邮箱地址、未绑定钉钉、通知设置已关闭、账号已停用等）。最新的在前。${only}`,
         querystring: DeliveriesQuerySchema,
         response: { 200: Envelope(DeliveryPageSchema) },
       },

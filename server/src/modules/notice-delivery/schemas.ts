@@ -28,7 +28,7 @@ export const MailTestBodySchema = Type.Object({ to: Type.String({ minLength: 1, 
 export const MailTestResultSchema = Type.Object({ message: Type.String() });
 
 const Cell = Type.Object({ enabled: Type.Boolean(), fixed: Type.Boolean({ description: '由管理员设定（不能修改）' }) });
-const ChannelKey = Type.String({ description: 'inApp 站内消息；mail 邮件' });
+const ChannelKey = Type.String({ description: 'inApp 站内消息；mail 邮件；dingtalk 钉钉（仅当服务器配置了钉钉工作通知 DINGTALK_AGENT_ID）' });
 const DigestSchema = Type.Union([Type.Literal('hourly'), Type.Literal('daily')], { description: 'hourly 每小时汇总；daily 每天汇总' });
 
 export const NoticeSettingsSchema = Type.Object(
@@ -38,14 +38,14 @@ export const NoticeSettingsSchema = Type.Object(
       Type.Object({
         key: ChannelKey,
         name: Type.String(),
-        available: Type.Boolean({ description: '能否通过该渠道收到（邮件：管理员已启用且本人有邮箱）' }),
+        available: Type.Boolean({ description: '能否通过该渠道收到（邮件：管理员已启用且本人有邮箱；钉钉：本人已绑定钉钉）' }),
         note: Type.String({ description: '不可用的原因' }),
       }),
     ),
     rows: Type.Array(
       Type.Object({
         kind: Type.String(),
-        urgent: Type.Boolean({ description: '立即发送（其他类型按汇总频率发送邮件）' }),
+        urgent: Type.Boolean({ description: '立即发送（其他类型按汇总频率发送邮件和钉钉消息）' }),
         channels: Type.Record(Type.String(), Cell),
       }),
     ),
@@ -72,7 +72,7 @@ export const NoticePolicySchema = Type.Object(
     channels: Type.Array(Type.Object({ key: ChannelKey, name: Type.String() })),
     rules: Type.Record(Type.String(), Type.Record(Type.String(), Mode), { description: '{ 通知类型: { 渠道: 规则 } }' }),
     dailyHour: Type.Integer({ minimum: 0, maximum: 23, description: '每天汇总的发送时间（点，服务器时区）' }),
-    urgentKinds: Type.Array(Type.String(), { description: '立即发送邮件的类型；其他类型按各人的汇总频率发送' }),
+    urgentKinds: Type.Array(Type.String(), { description: '立即发送邮件和钉钉消息的类型；其他类型按各人的汇总频率发送' }),
   },
   { title: '通知策略' },
 );
@@ -87,7 +87,7 @@ export const NoticePolicyBodySchema = Type.Object(
 
 export const DeliveriesQuerySchema = Type.Object({
   ...PagingFilled(20, 100),
-  status: Type.Union([Type.Literal('failed'), Type.Literal('skipped')], { default: 'failed', description: 'failed 发送失败；skipped 未发送（如没有邮箱地址）' }),
+  status: Type.Union([Type.Literal('failed'), Type.Literal('skipped')], { default: 'failed', description: 'failed 发送失败（含钉钉回报未送达）；skipped 未发送（如没有邮箱地址、未绑定钉钉）' }),
 });
 export type DeliveriesQueryType = Static<typeof DeliveriesQuerySchema>;
 
@@ -101,8 +101,9 @@ export const DeliveryPageSchema = Type.Object({
       email: Type.String(),
       kind: Type.String(),
       title: Type.String(),
-      channel: Type.String(),
-      channelName: Type.String(),
+      channel: Type.String({ description: 'mail 或 dingtalk' }),
+      channelName: Type.String({ description: '邮件、钉钉' }),
+      recipient: Type.String({ description: '发送到的邮箱地址或钉钉 userid（未发出时为空）' }),
       status: Type.String(),
       reason: Type.String(),
       attempts: Type.Integer(),

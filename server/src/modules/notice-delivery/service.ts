@@ -1,6 +1,7 @@
-// 通知设置 (个人设置) and 系统管理 › 通知: a person's choice per notice kind and channel and the
-// digest frequency; the rows an administrator fixes for everyone (用户自选 / 强制开启 / 强制关闭)
-// and the hour of daily digests; the deliveries that could not be made.
+// 通知设置 (个人设置) and 系统管理 › 通知: a person's choice per notice kind and channel (the
+// channels this server offers: 钉钉 only with DINGTALK_AGENT_ID) and the digest frequency; the
+// rows an administrator fixes for everyone (用户自选 / 强制开启 / 强制关闭) and the hour of daily
+// digests; the deliveries that could not be made.
 import { sql, type Kysely } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
 import { badRequest } from '../../lib/errors';
@@ -11,7 +12,6 @@ import { writeSetting } from '../settings/repository';
 import { assertSystemAdmin } from '../users/service';
 import {
   CHANNEL_NAMES,
-  CHANNELS,
   effective,
   mailEnabled,
   readPolicy,
@@ -21,6 +21,7 @@ import {
   type Digest,
   type PolicyMode,
 } from './channels';
+import { reachable } from './recipients';
 
 export interface NoticeSettingsBody {
   /** { [kind]: { [channel]: on } }; what is left out stays */
@@ -45,30 +46,39 @@ const MODE_NAMES: Record<PolicyMode, string> = { user: '用户自选', on: '强�
 /** Every notice kind the server makes, in the order of 消息中心. */
 const kinds = (): string[] => [...NOTICE_KINDS];
 
-function checkKeys(value: Record<string, Record<string, unknown>>): void {
-  const known = new Set(kinds());
-  for (const [kind, byChannel] of Object.entries(value)) {
-    if (!known.has(kind)) throw badRequest(`未知的通知类型：${kind}`);
-    for (const c of Object.keys(byChannel)) if (!CHANNELS.includes(c as Channel)) throw badRequest(`未知的通知渠道：${c}`);
-  }
-}
-
 export class NoticePreferencesService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly formatTime: TimeFormatter,
+    /** the channels this server offers (channels.ts offeredChannels) */
+    private readonly offered: readonly Channel[] = ['inApp', 'mail'],
   ) {}
 
+  private checkKeys(value: Record<string, Record<string, unknown>>): void {
+    const known = new Set(kinds());
+    for (const [kind, byChannel] of Object.entries(value)) {
+      if (!known.has(kind)) throw badRequest(`未知的通知类型：${kind}`);
+      for (const c of Object.keys(byChannel)) if (!this.offered.includes(c as Channel)) throw badRequest(`未知的通知渠道：${c}`);
+    }
+  }
+
   private async channels(user: UserRow) {
-    const mailOn = await mailEnabled(this.db);
-    const email = (user.email ?? '').trim();
-    return CHANNELS.map((key) => {
+    const out = [];
+    for (const key of this.offered) {
       if (key === 'mail') {
-        const note = !mailOn ? '管理员尚未启用邮件通知' : !email ? '你没有邮箱地址，只能收到站内消息；请联系管理员填写邮箱' : '';
-        return { key, name: CHANNEL_NAMES[key], available: mailOn && !!email, note };
+        const mailOn = await mailEnabled(this.db);
+        const email = (user.email ?? '').trim();
+        const note = !mailOn ? '管理员尚未启用邮件通知' : !email ? '你没有邮箱地址，收不到邮件；请联系管理员填写邮箱' : '';
+        out.push({ key, name: CHANNEL_NAMES[key], available: mailOn && !!email, note });
+      } else if (key === 'dingtalk') {
+        const bound = (await reachable(this.db, 'dingtalk', [user.id])).has(Number(user.id));
+        const note = bound ? '' : '你的账号没有绑定钉钉，收不到钉钉消息；用钉钉登录一次，或由管理员同步钉钉通讯录后即可收到';
+        out.push({ key, name: CHANNEL_NAMES[key], available: bound, note });
+      } else {
+        out.push({ key, name: CHANNEL_NAMES[key], available: true, note: '' });
       }
-      return { key, name: CHANNEL_NAMES[key], available: true, note: '' };
-    });
+    }
+    return out;
   }
 
   /** GET /api/Account/NoticeSettings */
@@ -81,7 +91,7 @@ export class NoticePreferencesService {
       rows: kinds().map((kind) => ({
         kind,
         urgent: URGENT_KINDS.includes(kind),
-        channels: Object.fromEntries(CHANNELS.map((c) => [c, effective(policy, pref, kind, c)])) as Record<Channel, { enabled: boolean; fixed: boolean }>,
+        channels: Object.fromEntries(this.offered.map((c) => [c, effective(policy, pref, kind, c)])) as Record<Channel, { enabled: boolean; fixed: boolean }>,
       })),
       digest: pref.digest,
       dailyHour: policy.dailyHour,
@@ -91,7 +101,7 @@ export class NoticePreferencesService {
 
   /** PUT /api/Account/NoticeSettings: a fixed row may be saved; the administrator's rule wins while it stands. */
   async setSettings(user: UserRow, body: NoticeSettingsBody) {
-    if (body.settings) checkKeys(body.settings);
+    if (body.settings) this.checkKeys(body.settings);
     const pref = (await readPreferences(this.db, [user.id])).get(Number(user.id))!;
     const channels = { ...pref.channels };
     for (const [kind, byChannel] of Object.entries(body.settings ?? {})) {
@@ -119,8 +129,8 @@ export class NoticePreferencesService {
     const policy = await readPolicy(this.db);
     return {
       kinds: kinds(),
-      channels: CHANNELS.map((key) => ({ key, name: CHANNEL_NAMES[key] })),
-      rules: Object.fromEntries(kinds().map((kind) => [kind, Object.fromEntries(CHANNELS.map((c) => [c, policy.rules[kind]?.[c] ?? 'user']))])) as Record<
+      channels: this.offered.map((key) => ({ key, name: CHANNEL_NAMES[key] })),
+      rules: Object.fromEntries(kinds().map((kind) => [kind, Object.fromEntries(this.offered.map((c) => [c, policy.rules[kind]?.[c] ?? 'user']))])) as Record<
         string,
         Record<Channel, PolicyMode>
       >,
@@ -132,7 +142,7 @@ export class NoticePreferencesService {
   /** PUT /api/Admin/NoticePolicy */
   async setPolicy(caller: UserRow, body: NoticePolicyBody) {
     assertSystemAdmin(caller);
-    if (body.rules) checkKeys(body.rules);
+    if (body.rules) this.checkKeys(body.rules);
     if (body.dailyHour !== undefined && !(Number.isInteger(body.dailyHour) && body.dailyHour >= 0 && body.dailyHour <= 23)) throw badRequest('每日汇总的发送时间应为 0–23 点');
     const current = await readPolicy(this.db);
     const rules = { ...current.rules };
@@ -170,7 +180,7 @@ export class NoticePreferencesService {
       .where('d.status', '=', q.status);
     const [rows, count] = [
       await base
-        .select(['d.id', 'd.user_id', 'u.user_name', 'u.nick_name', 'u.email', 'n.kind', 'n.title', 'd.channel', 'd.status', 'd.reason', 'd.attempts', 'd.created_at', 'd.updated_at'])
+        .select(['d.id', 'd.user_id', 'u.user_name', 'u.nick_name', 'u.email', 'n.kind', 'n.title', 'd.channel', 'd.recipient', 'd.status', 'd.reason', 'd.attempts', 'd.created_at', 'd.updated_at'])
         .orderBy('d.updated_at', 'desc')
         .orderBy('d.id', 'desc')
         .limit(q.pageSize)
@@ -189,6 +199,7 @@ export class NoticePreferencesService {
         title: r.title,
         channel: r.channel,
         channelName: CHANNEL_NAMES[r.channel as Channel] ?? r.channel,
+        recipient: r.recipient,
         status: r.status,
         reason: r.reason,
         attempts: Number(r.attempts),

@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Database, EventsTable } from '../../db/types';
 import type { Selectable } from 'kysely';
 import type { JobLeases } from '../../lib/job-lease';
+import type { OutsideChannel } from '../notice-delivery/channels';
+import { withOutsideChannels } from '../notice-delivery/plan';
 import { TARGET } from '../shares/repository';
 import { userNames } from '../workflow/approvers';
 import { INSTANCE_STATUS } from '../workflow/engine';
@@ -190,6 +192,8 @@ export class NoticeDispatcher {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly leases: JobLeases,
+    /** the channels outside the app this server offers: the notices made get a delivery on each (notice-delivery/plan.ts) */
+    readonly outside: readonly OutsideChannel[] = ['mail'],
     /** told of an event that failed (to log it) */
     public onError: (err: unknown, eventId: number) => void = () => undefined,
   ) {}
@@ -216,7 +220,7 @@ export class NoticeDispatcher {
             await trx.updateTable('events').set({ last_error: `未知的事件类型 ${e.kind}` }).where('id', '=', e.id).execute();
             return true;
           }
-          await handler(trx, e, JSON.parse(e.payload), now);
+          await withOutsideChannels(this.outside, () => handler(trx, e, JSON.parse(e.payload), now));
           return true;
         });
         if (worked) done++;

@@ -9,6 +9,8 @@ export const OPLOG_ACTIONS = {
   'auth.logout': '退出登录',
   'auth.password': '修改密码',
   'auth.totp': '绑定动态口令',
+  'auth.apppassword.create': '创建应用密码',
+  'auth.apppassword.revoke': '撤销应用密码',
   // files
   'file.upload': '上传',
   'file.create': '新建',

@@ -21,7 +21,9 @@ export interface OplogRoute {
   /** the items the answer names (a new file): from its result, on success */
   resultItems?: (result: any) => Ids;
   /** another kind of object */
-  object?: (req: FastifyRequest) => OplogObject | null | undefined;
+  object?: (req: FastifyRequest) => OplogObject | null | undefined | Promise<OplogObject | null | undefined>;
+  /** the object the answer names (a request just started), on success */
+  resultObject?: (result: any, req: FastifyRequest) => OplogObject | null | undefined;
   detail?: (req: FastifyRequest) => Record<string, unknown> | undefined;
   /**
    * Decides from the outcome whether and as what to record (e.g. a sign-in that only reached its
@@ -154,7 +156,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
     try {
       const status = reply.statusCode;
       const ok = status < 400;
-      const body = !ok || route.resultItems || route.when ? parsed(payload) : null;
+      const body = !ok || route.resultItems || route.resultObject || route.when ? parsed(payload) : null;
       const action = route.when ? route.when(ok, body?.result, status, req) : route.action;
       if (!action) return payload;
       const note = req.oplog;
@@ -166,9 +168,11 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
         if (row) user = { id: Number(row.id), userName: row.user_name };
       }
       const objects: OplogObject[] = [];
+      const fromResult = ok && route.resultObject ? route.resultObject(body?.result, req) : null;
       if (note.object) objects.push(note.object);
+      else if (fromResult) objects.push(fromResult);
       else if (route.object) {
-        const o = route.object(req);
+        const o = await route.object(req);
         if (o) objects.push(o);
       }
       const before = req.oplogBefore ?? new Map<number, OplogObject>();

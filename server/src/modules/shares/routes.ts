@@ -169,7 +169,16 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/User/FileTransfer/ExternalDownload/:fileId',
-    config: external,
+    config: {
+      ...external,
+      oplog: {
+        action: 'share.download',
+        items: (req) => (req.params as { fileId: string }).fileId,
+        detail: (req) => ({ shareId: (req.query as { urlKey: string }).urlKey, external: true }),
+        // one record per download started (not per HEAD or resumed range)
+        when: (ok, _r, _s, req) => (!ok || startsDownload(req) ? 'share.download' : null),
+      },
+    },
     schema: {
       tags,
       summary: '外链分享的文件下载',
@@ -181,6 +190,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (req, reply) => {
       const scope = await shares.open(req.query.urlKey, outsider(req, req.query));
+      req.oplog.onBehalf = { id: Number(scope.owner.id), name: scope.owner.user_name };
       const content = await downloads.fileContent(scope.owner, req.params.fileId, undefined, scope.rights);
       if (startsDownload(req)) await shares.countDownload(scope, { id: Number(req.params.fileId), name: content.fileName });
       return sendContent(req, reply, content);
@@ -190,7 +200,10 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/FileTransfer/External/:shareId/DownloadTask',
     {
-      config: external,
+      config: {
+        ...external,
+        oplog: { action: 'share.download', items: (req) => req.body as string[], detail: (req) => ({ shareId: (req.params as { shareId: string }).shareId, external: true, zip: true }) },
+      },
       schema: {
         tags,
         summary: '外链分享的打包下载',
@@ -202,6 +215,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const scope = await shares.open(req.params.shareId, outsider(req));
+      req.oplog.onBehalf = { id: Number(scope.owner.id), name: scope.owner.user_name };
       const task = await downloads.createTask(scope.owner, req.body, { rights: scope.rights, owner: shareTaskOwner(scope.share.id) });
       await shares.countDownload(scope, { id: null, name: (await downloads.tasks.get(shareTaskOwner(scope.share.id), task.taskId))?.fileName ?? '' });
       return ok(task);

@@ -651,6 +651,8 @@ export class SharesService {
         {
           userId: scope.visitor.user ? Number(scope.visitor.user.id) : null,
           userName: scope.visitor.user?.user_name ?? '',
+          onBehalfId: Number(scope.owner.id),
+          onBehalfName: scope.owner.user_name,
           ip: scope.visitor.address,
           action: 'share.visit',
           object: { type: 'share', id: String(scope.share.id), name: names.length > 1 ? `${names[0]}等 ${names.length} 项` : (names[0] ?? '') },

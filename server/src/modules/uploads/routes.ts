@@ -64,6 +64,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const shareActor = async (req: FastifyRequest, shareId: string): Promise<Actor> => {
     const shares = app.services.shares;
     const scope = await shares.open(shareId, { user: null, accessKey: SharesService.keyOf(req.headers), address: req.ip });
+    // the operation log: a visitor without an account, acting in the share owner's space
+    if (req.oplog) req.oplog.onBehalf = { id: Number(scope.owner.id), name: scope.owner.user_name };
     if (Number(scope.share.level) < LEVEL.edit) throw forbidden('该分享不允许上传文件');
     const afterUpload = (item: { id: string; name: string }) => shares.record(scope, 'upload', { id: Number(item.id), name: item.name });
     // the owner is told (link.uploaded), the files of one batch together

@@ -37,6 +37,11 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const workflow = app.services.workflow;
   const tags = ['流程'];
   const hidden = '看不到该审批的人得到 404（发起人、审批路线上的人、抄送人与流程管理员可以查看）。';
+  /** A request as the operation log names it: its title at the time. */
+  const requestObject = async (id: string) => {
+    const row = await app.db.selectFrom('workflow_instances').select('title').where('id', '=', Number(id)).executeTakeFirst();
+    return { type: 'workflow', id, name: row?.title ?? '' };
+  };
 
   let sweepTimer: NodeJS.Timeout | null = null;
   const sweep = () =>
@@ -125,7 +130,14 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/Workflow/Instances',
     {
-      config: { oplog: { action: 'workflow.start', object: (req) => ({ type: 'workflow', id: '', name: (req.body as { title: string }).title }), items: (req) => (req.body as { fileIds: string[] }).fileIds } },
+      config: {
+        oplog: {
+          action: 'workflow.start',
+          resultObject: (r: { instanceId?: string } | undefined, req) => ({ type: 'workflow', id: r?.instanceId ?? '', name: (req.body as { title: string }).title }),
+          object: (req) => ({ type: 'workflow', id: '', name: (req.body as { title: string }).title }),
+          items: (req) => (req.body as { fileIds: string[] }).fileIds,
+        },
+      },
       schema: {
         tags,
         summary: '发起审批',
@@ -178,7 +190,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: {
           oplog: {
             action: 'workflow.act',
-            object: (req) => ({ type: 'workflow', id: (req.params as { id: string }).id, name: '' }),
+            object: (req) => requestObject((req.params as { id: string }).id),
             detail: () => ({ act: action.name, actName: action.summary }),
           },
         },
@@ -198,7 +210,7 @@ export const workflowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/Workflow/Instances/:id/Remind',
     {
-      config: { oplog: { action: 'workflow.remind', object: (req) => ({ type: 'workflow', id: (req.params as { id: string }).id, name: '' }) } },
+      config: { oplog: { action: 'workflow.remind', object: (req) => requestObject((req.params as { id: string }).id), detail: (req) => ({ comment: (req.body as { comment?: string } | undefined)?.comment }) } },
       schema: {
         tags,
         summary: '催办',

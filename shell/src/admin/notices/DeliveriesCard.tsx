@@ -1,6 +1,7 @@
-// 未送达的通知 of 系统管理 › 通知: the mails that failed after their retries (发送失败) or were not
-// sent (未发送: no address, 通知设置已关闭, account disabled…), newest first, with the person, the
-// kind, the title, the channel, the reason and when.
+// 未送达的通知 of 系统管理 › 通知: the mails and DingTalk messages that failed after their retries
+// or that DingTalk reported as not delivered (发送失败), or that were not sent (未发送: no address,
+// no DingTalk bound, 通知设置已关闭, account disabled…), newest first, with the person (and where it
+// went), the kind, the title, the channel, the reason and when.
 import { useState } from 'react';
 import { Button, Card, Segmented, Space, Table, Typography } from 'antd';
 import { NOTICE_KIND_NAMES, noticeSettingsApi, type NoticeDelivery, type NoticeDeliveryStatus } from '@app/shared';
@@ -38,7 +39,9 @@ export function DeliveriesCard() {
           ]}
         />
         <Typography.Text type="secondary">
-          {status === 'failed' ? '多次重试后仍未能发出的邮件，请检查邮件服务器设置或收件地址。' : '没有发送的邮件，如本人没有邮箱地址、已在通知设置中关闭、账号已停用。'}
+          {status === 'failed'
+            ? '多次重试后仍未能发出的邮件和钉钉消息，以及钉钉回报未送达的消息，请检查邮件服务器设置、钉钉应用设置或收件人。'
+            : '没有发送的邮件和钉钉消息，如本人没有邮箱地址、未绑定钉钉、已在通知设置中关闭、账号已停用。'}
         </Typography.Text>
         <Table<NoticeDelivery>
           aria-label="未送达的通知列表"
@@ -55,7 +58,7 @@ export function DeliveriesCard() {
               width: 180,
               render: (_: string, r) => (
                 <span>
-                  {r.nickName}（{r.userName}）{r.email ? <Typography.Text type="secondary"> {r.email}</Typography.Text> : null}
+                  {r.nickName}（{r.userName}）{r.recipient || r.email ? <Typography.Text type="secondary"> {r.recipient || r.email}</Typography.Text> : null}
                 </span>
               ),
             },

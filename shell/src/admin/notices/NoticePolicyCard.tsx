@@ -1,4 +1,5 @@
-// 通知规则 of 系统管理 › 通知: for each notice kind and channel, 用户自选 (each person decides in
+// 通知规则 of 系统管理 › 通知: for each notice kind and channel the server lists (站内消息, 邮件, and
+// 钉钉 when DingTalk 工作通知 is configured), 用户自选 (each person decides in
 // 个人设置 › 通知设置), 强制开启 or 强制关闭 (the person's switch shows disabled, 由管理员设定); and the
 // hour at which daily digests go out. 保存 sends the whole table.
 import { useEffect, useState } from 'react';
@@ -56,6 +57,11 @@ export function NoticePolicyCard() {
     );
   }
 
+  // the channels beside 站内消息 (邮件, and 钉钉 when the server offers it)
+  const outside = policy.channels.filter((c) => c.key !== 'inApp');
+  const names = outside.map((c) => c.name).join('、');
+  const sent = outside.map((c) => (c.key === 'mail' ? '通知邮件' : c.key === 'dingtalk' ? '钉钉消息' : c.name)).join('、');
+
   return (
     <Card size="small" title="通知规则">
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -75,7 +81,7 @@ export function NoticePolicyCard() {
               render: (kind: string) => (
                 <Space size={6}>
                   <span>{kindName(kind)}</span>
-                  {policy.urgentKinds.includes(kind) ? <Tag color="orange">邮件立即发送</Tag> : null}
+                  {policy.urgentKinds.includes(kind) ? <Tag color="orange">{names}立即发送</Tag> : null}
                 </Space>
               ),
             },
@@ -99,7 +105,7 @@ export function NoticePolicyCard() {
         <Space wrap>
           <span>每日汇总发送时间</span>
           <InputNumber aria-label="每日汇总发送时间" min={0} max={23} precision={0} suffix="点" value={dailyHour} onChange={(v) => setDailyHour(v ?? 8)} style={{ width: 120 }} />
-          <Typography.Text type="secondary">选择“每天”汇总的人在此时收到前一天的通知邮件</Typography.Text>
+          <Typography.Text type="secondary">选择“每天”汇总的人在此时收到前一天的{sent}</Typography.Text>
         </Space>
         <div>
           <Button type="primary" loading={saving} onClick={() => void save()}>

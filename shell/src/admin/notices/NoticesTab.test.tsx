@@ -51,6 +51,7 @@ const delivery = (o: Partial<NoticeDelivery>): NoticeDelivery => ({
   title: '待审批：出差报销',
   channel: 'mail',
   channelName: '邮件',
+  recipient: '',
   status: 'failed',
   reason: '无法连接邮件服务器 smtp.example.com:587：连接被拒绝，请检查服务器地址和端口（已尝试 8 次）',
   attempts: 8,
@@ -170,4 +171,37 @@ it('the undelivered notices: the failed ones with the person, kind, title and re
   expect(await within(table).findByText('没有邮箱地址')).toBeInTheDocument();
   expect(within(table).getByText(/王五（wangwu）/)).toBeInTheDocument();
   expect(getDeliveries).toHaveBeenLastCalledWith({ status: 'skipped', page: 1, pageSize: 20 });
+});
+
+it('with 钉钉 offered by the server: a third column of rules saved with the others, and its undelivered messages listed as 钉钉 with the userid', async () => {
+  const three: NoticePolicy = {
+    ...policy,
+    channels: [...policy.channels, { key: 'dingtalk', name: '钉钉' }],
+    rules: { 'approval.waiting': { inApp: 'user', mail: 'on', dingtalk: 'user' }, 'share.received': { inApp: 'user', mail: 'user', dingtalk: 'user' } },
+  };
+  jest.spyOn(noticeSettingsApi, 'getMail').mockResolvedValue(saved);
+  jest.spyOn(noticeSettingsApi, 'getPolicy').mockResolvedValue(three);
+  jest.spyOn(noticeSettingsApi, 'getDeliveries').mockResolvedValue({
+    data: [delivery({ id: '3', channel: 'dingtalk', channelName: '钉钉', recipient: 'dt-lisi', reason: '钉钉未送达：超出每日发送上限', attempts: 1 })],
+    total: 1,
+  });
+  const savePolicy = jest.spyOn(noticeSettingsApi, 'savePolicy').mockImplementation(async (body) => ({ ...three, rules: body.rules ?? three.rules }));
+  renderWithProviders(<NoticesTab />, { session: true });
+  const card = await cardOf('通知规则');
+  const table = await within(card).findByRole('table', { name: '通知规则' });
+  expect(within(table).getByText('钉钉')).toBeInTheDocument();
+  expect(within(table).getByText('邮件、钉钉立即发送')).toBeInTheDocument();
+  expect(within(card).getByText('选择“每天”汇总的人在此时收到前一天的通知邮件、钉钉消息')).toBeInTheDocument();
+  await pickOption(within(table).getByLabelText('待我审批 · 钉钉'), '强制关闭');
+  fireEvent.click(button(card, '保存'));
+  await waitFor(() => expect(savePolicy).toHaveBeenCalledTimes(1));
+  expect(savePolicy.mock.calls[0][0].rules).toEqual({
+    'approval.waiting': { inApp: 'user', mail: 'on', dingtalk: 'off' },
+    'share.received': { inApp: 'user', mail: 'user', dingtalk: 'user' },
+  });
+
+  const list = await within(await cardOf('未送达的通知')).findByRole('table', { name: '未送达的通知列表' });
+  expect(await within(list).findByText('钉钉未送达：超出每日发送上限')).toBeInTheDocument();
+  expect(within(list).getByText('钉钉')).toBeInTheDocument();
+  expect(within(list).getByText(/dt-lisi/)).toBeInTheDocument();
 });

@@ -184,7 +184,7 @@ export function OperationLogTab() {
         }}
         columns={[
           { title: '时间', dataIndex: 'time', width: 170 },
-          { title: '操作人', dataIndex: 'userName', width: 120, render: (v: string) => v || '（访客）' },
+          { title: '操作人', dataIndex: 'userName', width: 120, render: (v: string, r: OplogRecord) => (v || '（访客）') + (r.onBehalfName ? `（代表 ${r.onBehalfName}）` : '') },
           { title: '地址', dataIndex: 'ip', width: 130 },
           { title: '操作', dataIndex: 'actionName', width: 120 },
           {
@@ -205,7 +205,10 @@ export function OperationLogTab() {
         {shown ? (
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label="时间">{shown.time}</Descriptions.Item>
-            <Descriptions.Item label="操作人">{shown.userName || '（访客）'}</Descriptions.Item>
+            <Descriptions.Item label="操作人">
+              {shown.userName || '（访客）'}
+              {shown.onBehalfName ? `（代表 ${shown.onBehalfName}）` : ''}
+            </Descriptions.Item>
             <Descriptions.Item label="部门">{shown.deptPath || '—'}</Descriptions.Item>
             <Descriptions.Item label="地址">{shown.ip}</Descriptions.Item>
             <Descriptions.Item label="设备">{shown.userAgent || '—'}</Descriptions.Item>

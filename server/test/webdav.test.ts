@@ -1,0 +1,444 @@
+// WebDAV (/dav/) and 应用密码 through the real server on SQLite and PostgreSQL (issue 29, first
+// increment): the application passwords' lifecycle (shown once, hashed at rest, revoked,
+// ended by disabling the person and by a new password, throttled like sign-in), PROPFIND of
+// the tree with Chinese names and its property values, GET with Range, the web's rights
+// (preview-only through a share, another person's item, an enterprise folder hidden by its
+// policy), MKCOL and DELETE, the writes still refused, and litmus's `basic` suite when litmus
+// is installed (its results printed, not asserted yet).
+import crypto from 'node:crypto';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { call, databaseKinds, HAN, login, ok, roleCast, startServer, userWithToken, type TestServer, type TestUser } from './support/harness';
+import { makeFile, makeFolder } from './support/content';
+
+const enc = (s: string) => encodeURIComponent(s);
+const PERSONAL = '个人文件';
+const PUBLIC = '企业文件';
+const SHARED = '与我共享';
+const basic = (userName: string, password: string) => `Basic ${Buffer.from(`${userName}:${password}`, 'utf8').toString('base64')}`;
+const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
+const RFC1123 = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+interface DavReply {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  raw: Buffer;
+}
+
+interface PropEntry {
+  href: string;
+  /** found properties (DAV: local name → inner XML) */
+  props: Record<string, string>;
+  /** properties answered 404 */
+  missing: string[];
+}
+
+/** The D:response elements of a multistatus, by href (the server writes them with prefix D). */
+function multistatus(xml: string): Map<string, PropEntry> {
+  const out = new Map<string, PropEntry>();
+  for (const chunk of xml.split('<D:response>').slice(1)) {
+    const href = /<D:href>([^<]*)<\/D:href>/.exec(chunk)![1];
+    const entry: PropEntry = { href, props: {}, missing: [] };
+    for (const stat of chunk.split('<D:propstat>').slice(1)) {
+      const status = /<D:status>HTTP\/1.1 (\d+)/.exec(stat)![1];
+      const prop = /<D:prop>([\s\S]*)<\/D:prop>/.exec(stat)?.[1] ?? '';
+      const re = /<(?:\w+:)?([\w-]+)(?: [^>]*)?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?\1>)/g;
+      for (let m = re.exec(prop); m; m = re.exec(prop)) {
+        if (status === '200') entry.props[m[1]] = m[2] ?? '';
+        else entry.missing.push(m[1]);
+      }
+    }
+    out.set(href, entry);
+  }
+  return out;
+}
+
+const PROPS_BODY = (names: string[]) =>
+  `<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop>${names.map((n) => (n.includes(':') ? n : `<D:${n}/>`)).join('')}</D:prop></D:propfind>`;
+
+describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) => {
+  let server: TestServer;
+  let adminToken: string;
+  let owner: TestUser;
+  let outsider: TestUser;
+  let editor: TestUser;
+  let viewer: TestUser;
+  let ownerRoot: any;
+  let publicRoot: any;
+  /** the owner's read-write and read-only application passwords */
+  let rw: string;
+  let ro: string;
+  let viewerAuth: string;
+  let outsiderAuth: string;
+  const text = '云文档 WebDAV 测试内容：0123456789 abcdefghijklmnopqrstuvwxyz\n'.repeat(20);
+  let folder: { id: string; name: string };
+  let file: { id: string; name: string };
+
+  const app = () => server.app;
+
+  const dav = async (method: string, url: string, o: { auth?: string; headers?: Record<string, string>; body?: string; remoteAddress?: string } = {}): Promise<DavReply> => {
+    const res = await app().inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(o.auth ? { authorization: o.auth } : {}), ...o.headers },
+      payload: o.body,
+      remoteAddress: o.remoteAddress,
+    });
+    return { status: res.statusCode, headers: res.headers, text: res.body, raw: res.rawPayload };
+  };
+  const propfind = (url: string, auth: string, depth: string | null, body?: string, remoteAddress?: string) =>
+    dav('PROPFIND', url, { auth, headers: { ...(depth === null ? {} : { depth }), ...(body ? { 'content-type': 'application/xml; charset=utf-8' } : {}) }, body, remoteAddress });
+
+  const newAppPassword = async (token: string, name: string, scope: 'readOnly' | 'readWrite') =>
+    ok(app(), 'POST', '/api/Account/AppPasswords', { token, body: { name, scope } }) as Promise<{ id: string; password: string; userName: string; scope: string; name: string }>;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    ({ adminToken, owner, outsider, editor, viewer, ownerRoot, publicRoot } = await roleCast(server.app));
+    rw = basic(owner.userName, (await newAppPassword(owner.token, '同步盘', 'readWrite')).password);
+    ro = basic(owner.userName, (await newAppPassword(owner.token, '只读挂载', 'readOnly')).password);
+    viewerAuth = basic(viewer.userName, (await newAppPassword(viewer.token, '读者的电脑', 'readOnly')).password);
+    outsiderAuth = basic(outsider.userName, (await newAppPassword(outsider.token, '外人的电脑', 'readWrite')).password);
+    folder = await makeFolder(app(), owner.token, ownerRoot.id, '项目 资料（2026）');
+    file = await makeFile(app(), owner.token, owner.userId, folder.id, '报告 终稿#1.txt', text);
+    await makeFolder(app(), owner.token, folder.id, '子目录');
+    await makeFile(app(), owner.token, owner.userId, folder.id, '空文件.md', '');
+  });
+  afterAll(async () => server.close());
+
+  describe('应用密码', () => {
+    test('created with a name and a scope, shown once, listed without the secret, stored only as a digest', async () => {
+      const created = await newAppPassword(owner.token, '家里的电脑', 'readOnly');
+      expect(created.password).toMatch(/^[0-9a-z]{5}(-[0-9a-z]{5}){5}$/);
+      expect(created).toMatchObject({ name: '家里的电脑', scope: 'readOnly', userName: owner.userName, lastUsedAt: null });
+      const list = await ok(app(), 'GET', '/api/Account/AppPasswords', { token: owner.token });
+      const listed = list.find((p: any) => p.id === created.id);
+      expect(listed).toEqual({ id: created.id, name: '家里的电脑', scope: 'readOnly', createdAt: expect.any(String), lastUsedAt: null, lastUsedIp: '' });
+      expect(JSON.stringify(list)).not.toContain(created.password);
+      // at rest: the SHA-256 of the secret without its hyphens, nothing else of it
+      const row = await app().db.selectFrom('app_passwords').selectAll().where('id', '=', Number(created.id)).executeTakeFirstOrThrow();
+      expect(row.secret_hash).toBe(sha256(created.password.replace(/-/g, '')));
+      expect(JSON.stringify(row)).not.toContain(created.password.replace(/-/g, '').slice(0, 10));
+      // it works, typed in capitals and without hyphens too, and its use is shown
+      expect((await propfind('/dav/', basic(owner.userName, created.password.replace(/-/g, '').toUpperCase()), '0')).status).toBe(207);
+      const used = (await ok(app(), 'GET', '/api/Account/AppPasswords', { token: owner.token })).find((p: any) => p.id === created.id);
+      expect(used.lastUsedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(used.lastUsedIp).toBe('127.0.0.1');
+      // revoked: 401 at once; revoking again or someone else's: 404
+      const revoked = await ok(app(), 'DELETE', `/api/Account/AppPasswords/${created.id}`, { token: owner.token });
+      expect(revoked.id).toBe(created.id);
+      const refused = await propfind('/dav/', basic(owner.userName, created.password), '0');
+      expect(refused.status).toBe(401);
+      expect(Buffer.from(String(refused.headers['www-authenticate']), 'latin1').toString('utf8')).toBe('Basic realm="云文档", charset="UTF-8"');
+      expect(refused.text).toMatch(/撤销/);
+      expect((await call(app(), 'DELETE', `/api/Account/AppPasswords/${created.id}`, { token: owner.token })).status).toBe(404);
+      const other = await newAppPassword(viewer.token, '别人的', 'readOnly');
+      const foreign = await call(app(), 'DELETE', `/api/Account/AppPasswords/${other.id}`, { token: owner.token });
+      expect({ status: foreign.status, code: foreign.body.code }).toEqual({ status: 404, code: 404 });
+      expect(foreign.body.message).toMatch(HAN);
+      await ok(app(), 'DELETE', `/api/Account/AppPasswords/${other.id}`, { token: viewer.token });
+      // the operation log has both, under the person
+      const logged = await app().db.selectFrom('operation_logs').select(['action', 'object_id', 'user_id', 'result']).where('object_type', '=', 'apppassword').where('object_id', '=', created.id).execute();
+      expect(logged.map((r) => [r.action, r.result, Number(r.user_id)]).sort()).toEqual([
+        ['auth.apppassword.create', 'ok', Number(owner.userId)],
+        ['auth.apppassword.revoke', 'fail', Number(owner.userId)],
+        ['auth.apppassword.revoke', 'ok', Number(owner.userId)],
+      ]);
+    });
+
+    test('refuses a nameless password and an unknown scope in Chinese', async () => {
+      for (const body of [{ name: '   ', scope: 'readOnly' }, { name: 'x'.repeat(51), scope: 'readOnly' }, { name: '电脑', scope: 'admin' }]) {
+        const r = await call(app(), 'POST', '/api/Account/AppPasswords', { token: owner.token, body });
+        expect({ status: r.status, code: r.body.code }).toEqual({ status: 400, code: 40001 });
+        expect(r.body.message).toMatch(HAN);
+      }
+    });
+
+    test('the account password is not accepted over WebDAV, nor no credentials, and OPTIONS needs none', async () => {
+      const main = await propfind('/dav/', basic(owner.userName, owner.password), '0', undefined, '198.51.100.1');
+      expect(main.status).toBe(401);
+      expect(main.text).toMatch(/只接受应用密码/);
+      const none = await propfind('/dav/', '', '0');
+      expect(none.status).toBe(401);
+      expect(none.headers['www-authenticate']).toBeDefined();
+      const options = await dav('OPTIONS', `/dav/${enc(PERSONAL)}/`);
+      expect(options.status).toBe(200);
+      expect(options.headers.dav).toBe('1');
+      expect(String(options.headers.allow)).toContain('PROPFIND');
+    });
+
+    test('disabling the person ends their application passwords (enabling does not bring them back)', async () => {
+      const person = await userWithToken(app(), adminToken);
+      const auth = basic(person.userName, (await newAppPassword(person.token, '笔记本', 'readWrite')).password);
+      expect((await propfind('/dav/', auth, '0')).status).toBe(207);
+      await ok(app(), 'POST', `/api/Admin/Users/${person.userId}/Disable`, { token: adminToken });
+      expect((await propfind('/dav/', auth, '0')).status).toBe(401);
+      await ok(app(), 'POST', `/api/Admin/Users/${person.userId}/Enable`, { token: adminToken });
+      expect((await propfind('/dav/', auth, '0')).status).toBe(401);
+      const rows = await app().db.selectFrom('app_passwords').select('revoked_at').where('user_id', '=', Number(person.userId)).execute();
+      expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
+    });
+
+    test('a new password (changed by the person or reset by an administrator) ends them', async () => {
+      const person = await userWithToken(app(), adminToken);
+      const first = basic(person.userName, (await newAppPassword(person.token, '台式机', 'readOnly')).password);
+      expect((await propfind('/dav/', first, '0')).status).toBe(207);
+      await ok(app(), 'POST', '/api/account/changepassword', { token: person.token, body: { oldPassword: person.password, newPassword: 'Changed-Passw0rd-9' } });
+      expect((await propfind('/dav/', first, '0')).status).toBe(401);
+      const token = (await login(app(), person.userName, 'Changed-Passw0rd-9')).token as string;
+      const second = basic(person.userName, (await newAppPassword(token, '台式机', 'readOnly')).password);
+      expect((await propfind('/dav/', second, '0')).status).toBe(207);
+      await ok(app(), 'POST', `/api/Admin/Users/${person.userId}/ResetPassword`, { token: adminToken, body: { password: 'Reset-Passw0rd-77', mustChangePassword: false } });
+      expect((await propfind('/dav/', second, '0')).status).toBe(401);
+    });
+
+    test('wrong passwords are throttled per person like sign-in: 429 with Retry-After, the right one too, and the sign-in page as well', async () => {
+      const person = await userWithToken(app(), adminToken);
+      const right = basic(person.userName, (await newAppPassword(person.token, '手机', 'readOnly')).password);
+      // the policy's lockout: 5 failures in 15 minutes, from different addresses
+      for (let n = 0; n < 5; n++) {
+        const r = await propfind('/dav/', basic(person.userName, 'aaaaa-bbbbb-ccccc-ddddd-eeeee-fffff'), '0', undefined, `203.0.113.${n + 10}`);
+        expect(r.status).toBe(401);
+      }
+      const locked = await propfind('/dav/', right, '0', undefined, '203.0.113.99');
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(locked.text).toMatch(/登录失败次数过多/);
+      const signIn = await call(app(), 'POST', '/api/login', { body: { userName: person.userName, password: person.password, mode: 'password' }, remoteAddress: '203.0.113.98' });
+      expect(signIn.status).toBe(429);
+      const failures = await app().db.selectFrom('operation_logs').select(['action', 'detail']).where('user_id', '=', Number(person.userId)).where('action', 'in', ['auth.login.fail', 'auth.lockout']).execute();
+      expect(failures.filter((f) => f.action === 'auth.login.fail')).toHaveLength(5);
+      expect(failures.some((f) => f.action === 'auth.lockout')).toBe(true);
+      expect(JSON.parse(failures[0].detail)).toMatchObject({ via: 'WebDAV' });
+    });
+  });
+
+  describe('PROPFIND', () => {
+    test('/dav/ lists 个人文件, 企业文件 and 与我共享 with their web names; quota from the personal space', async () => {
+      await ok(app(), 'PUT', `/api/Admin/Users/${owner.userId}`, { token: adminToken, body: { quota: 10 * 1024 * 1024 } });
+      const r = await propfind('/dav/', rw, '1');
+      expect(r.status).toBe(207);
+      expect(r.headers['content-type']).toMatch(/^application\/xml/);
+      const all = multistatus(r.text);
+      expect([...all.keys()]).toEqual(['/dav/', `/dav/${enc(PERSONAL)}/`, `/dav/${enc(PUBLIC)}/`, `/dav/${enc(SHARED)}/`]);
+      expect(all.get(`/dav/${enc(PERSONAL)}/`)!.props).toMatchObject({ displayname: PERSONAL, resourcetype: '<D:collection/>' });
+      expect(all.get(`/dav/${enc(SHARED)}/`)!.props.displayname).toBe(SHARED);
+      // allprop does not carry the quota (RFC 4331); asked for, it is the person's own
+      expect(all.get('/dav/')!.props['quota-used-bytes']).toBeUndefined();
+      const q = multistatus((await propfind(`/dav/${enc(PERSONAL)}/`, rw, '0', PROPS_BODY(['quota-available-bytes', 'quota-used-bytes']))).text);
+      const usage = await ok(app(), 'GET', '/api/Account/PersonalRootUsed', { token: owner.token });
+      const props = q.get(`/dav/${enc(PERSONAL)}/`)!.props;
+      expect(Number(props['quota-used-bytes'])).toBe(usage.used);
+      expect(usage.used).toBeGreaterThanOrEqual(Buffer.byteLength(text));
+      expect(Number(props['quota-available-bytes'])).toBe(10 * 1024 * 1024 - usage.used - usage.uploading);
+      const root = multistatus((await propfind('/dav/', rw, '0', PROPS_BODY(['quota-used-bytes']))).text);
+      expect(Number(root.get('/dav/')!.props['quota-used-bytes'])).toBe(usage.used);
+      // the enterprise space has no personal quota
+      const pub = multistatus((await propfind(`/dav/${enc(PUBLIC)}/`, rw, '0', PROPS_BODY(['quota-used-bytes', 'displayname']))).text);
+      expect(pub.get(`/dav/${enc(PUBLIC)}/`)!.missing).toEqual(['quota-used-bytes']);
+    });
+
+    test('a folder with Chinese names: percent-encoded hrefs, sizes, entity tags equal to GET, RFC 1123 dates', async () => {
+      const url = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/`;
+      const r = await propfind(url, rw, '1');
+      expect(r.status).toBe(207);
+      const all = multistatus(r.text);
+      const fileHref = `${url}${enc(file.name)}`;
+      expect([...all.keys()].sort()).toEqual([url, `${url}${enc('子目录')}/`, `${url}${enc('空文件.md')}`, fileHref].sort());
+      expect(fileHref).toContain('%23'); // '#' in a name
+      const p = all.get(fileHref)!.props;
+      expect(p.displayname).toBe(file.name);
+      expect(p.resourcetype).toBe('');
+      expect(Number(p.getcontentlength)).toBe(Buffer.byteLength(text));
+      expect(p.getcontenttype).toBe('text/plain; charset=utf-8');
+      expect(p.getlastmodified).toMatch(RFC1123);
+      expect(p.creationdate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+      const got = await dav('GET', fileHref, { auth: rw });
+      expect(got.status).toBe(200);
+      expect(got.raw.toString('utf8')).toBe(text);
+      expect(got.headers.etag).toBe(p.getetag.replace(/&quot;/g, '"'));
+      expect(got.headers['last-modified']).toBe(p.getlastmodified);
+      expect(all.get(`${url}${enc('空文件.md')}`)!.props.getcontentlength).toBe('0');
+      // depth 0 of the same folder: itself only; the path may differ in case and be NFD
+      const self = multistatus((await propfind(`/dav/${enc(PERSONAL)}/${enc(folder.name.toUpperCase())}`, rw, '0')).text);
+      expect([...self.keys()]).toEqual([url]);
+      expect(self.get(url)!.props.displayname).toBe(folder.name);
+    });
+
+    test('Depth: infinity (or none) is refused with propfind-finite-depth; bad bodies are 400; unknown properties 404', async () => {
+      for (const depth of ['infinity', null]) {
+        const r = await propfind('/dav/', rw, depth);
+        expect(r.status).toBe(403);
+        expect(r.text).toContain('<D:propfind-finite-depth/>');
+      }
+      expect((await propfind('/dav/', rw, '2')).status).toBe(400);
+      expect((await propfind('/dav/', rw, '0', '<D:propfind xmlns:D="DAV:"><D:prop>')).status).toBe(400);
+      expect((await propfind('/dav/', rw, '0', '<D:propfind xmlns:D="DAV:"><D:prop><bar:foo xmlns:bar=""/></D:prop></D:propfind>')).status).toBe(400);
+      expect((await propfind('/dav/', rw, '0', '<!DOCTYPE x [<!ENTITY a "b">]><D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>')).status).toBe(400);
+      const url = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}`;
+      const asked = multistatus((await propfind(url, rw, '0', PROPS_BODY(['getcontentlength', '<Z:color xmlns:Z="urn:example"/>', 'quota-used-bytes']))).text).get(url)!;
+      expect(Object.keys(asked.props)).toEqual(['getcontentlength']);
+      expect(asked.missing.sort()).toEqual(['color', 'quota-used-bytes']);
+      const names = await propfind(url, rw, '0', '<?xml version="1.0"?><propfind xmlns="DAV:"><propname/></propfind>');
+      const named = multistatus(names.text).get(url)!;
+      expect(Object.keys(named.props).sort()).toEqual(['creationdate', 'displayname', 'getcontentlength', 'getcontenttype', 'getetag', 'getlastmodified', 'resourcetype']);
+      expect(Object.values(named.props).every((v) => v === '')).toBe(true);
+      expect((await propfind(`/dav/${enc(PERSONAL)}/没有这个`, rw, '0')).status).toBe(404);
+    });
+
+    test('a folder larger than a page is read a page at a time and listed whole', async () => {
+      const person = await userWithToken(app(), adminToken);
+      const auth = basic(person.userName, (await newAppPassword(person.token, '大文件夹', 'readOnly')).password);
+      const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: person.token }))[0];
+      const big = await makeFolder(app(), person.token, root.id, '大');
+      const names = Array.from({ length: 620 }, (_, n) => `文件-${String(n).padStart(4, '0')}.txt`);
+      for (let at = 0; at < names.length; at += 20) {
+        await Promise.all(names.slice(at, at + 20).map((name) => ok(app(), 'POST', '/api/User/Files/CreateFile', { token: person.token, body: { parentId: big.id, name, type: 'file' } })));
+      }
+      const r = await propfind(`/dav/${enc(PERSONAL)}/${enc('大')}/`, auth, '1');
+      expect(r.status).toBe(207);
+      const hrefs = [...multistatus(r.text).keys()];
+      expect(hrefs).toHaveLength(621);
+      expect(new Set(hrefs).size).toBe(621);
+      expect(hrefs.slice(1).map((h) => decodeURIComponent(h.split('/').pop()!))).toEqual(names);
+    });
+  });
+
+  describe('GET and HEAD', () => {
+    const url = () => `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}`;
+
+    test('Range gives 206 with the bytes asked; HEAD the length; If-None-Match 304', async () => {
+      const part = await dav('GET', url(), { auth: ro, headers: { range: 'bytes=10-29' } });
+      expect(part.status).toBe(206);
+      expect(part.headers['content-range']).toBe(`bytes 10-29/${Buffer.byteLength(text)}`);
+      expect(part.raw.equals(Buffer.from(text).subarray(10, 30))).toBe(true);
+      const head = await dav('HEAD', url(), { auth: ro });
+      expect(head.status).toBe(200);
+      expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(text));
+      expect(head.raw.length).toBe(0);
+      const again = await dav('GET', url(), { auth: ro, headers: { 'if-none-match': String(head.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect((await dav('GET', url(), { auth: ro, headers: { range: 'bytes=999999-' } })).status).toBe(416);
+    });
+
+    test('a folder answers a small HTML page of its members', async () => {
+      const r = await dav('GET', `/dav/${enc(PERSONAL)}/${enc(folder.name)}/`, { auth: ro });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/html/);
+      expect(r.text).toContain(`href="/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}"`);
+      expect(r.text).toContain('报告 终稿#1.txt');
+    });
+  });
+
+  describe('the web’s rights', () => {
+    test('through 与我共享 a preview-only file is listed but its bytes are 403; a download share gives them', async () => {
+      const preview = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '只能预览.txt', 'preview only');
+      const shared = await makeFolder(app(), owner.token, ownerRoot.id, '共享文件夹');
+      const inside = await makeFile(app(), owner.token, owner.userId, shared.id, '里面.txt', 'inside the shared folder');
+      const share = async (ids: string[], level: number) =>
+        ok(app(), 'POST', '/api/User/Shares', { token: owner.token, body: { fileIds: ids, shareType: 1, level, expireAt: null, targets: [{ type: 1, id: viewer.userId }], downloadLimit: null } });
+      await share([preview.id], 1);
+      await share([shared.id], 2);
+      const list = multistatus((await propfind(`/dav/${enc(SHARED)}/`, viewerAuth, '1')).text);
+      const previewHref = `/dav/${enc(SHARED)}/${enc('只能预览.txt')}`;
+      expect([...list.keys()].sort()).toEqual([`/dav/${enc(SHARED)}/`, previewHref, `/dav/${enc(SHARED)}/${enc('共享文件夹')}/`].sort());
+      expect(list.get(previewHref)!.props.getcontentlength).toBe(String('preview only'.length));
+      const refused = await dav('GET', previewHref, { auth: viewerAuth });
+      expect(refused.status).toBe(403);
+      expect(refused.text).toMatch(HAN);
+      const inFolder = `/dav/${enc(SHARED)}/${enc('共享文件夹')}/${enc('里面.txt')}`;
+      expect(multistatus((await propfind(`/dav/${enc(SHARED)}/${enc('共享文件夹')}/`, viewerAuth, '1')).text).has(inFolder)).toBe(true);
+      const got = await dav('GET', inFolder, { auth: viewerAuth });
+      expect(got.status).toBe(200);
+      expect(got.text).toBe('inside the shared folder');
+      expect(inside.id).toBeTruthy();
+      // writing through a share is not offered yet; the owner's own items stay the owner's
+      expect((await dav('DELETE', inFolder, { auth: viewerAuth })).status).toBe(403);
+    });
+
+    test("another person's item does not exist (404), nor an enterprise folder whose policy hides it", async () => {
+      const own = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}`;
+      expect((await dav('GET', own, { auth: outsiderAuth })).status).toBe(404);
+      expect((await propfind(`/dav/${enc(PERSONAL)}/${enc(folder.name)}/`, outsiderAuth, '0')).status).toBe(404);
+      const secret = await makeFolder(app(), editor.token, publicRoot.id, '机密');
+      await makeFile(app(), editor.token, editor.userId, secret.id, '名单.txt', 'names');
+      await makeFolder(app(), editor.token, publicRoot.id, '公开');
+      await ok(app(), 'POST', '/api/User/FileAccessPolicies/Policies', { token: editor.token, body: { fileId: secret.id, policies: [{ subjectType: 1, subjectId: editor.userId, level: 4 }] } });
+      const listed = [...multistatus((await propfind(`/dav/${enc(PUBLIC)}/`, viewerAuth, '1')).text).keys()];
+      expect(listed).toContain(`/dav/${enc(PUBLIC)}/${enc('公开')}/`);
+      expect(listed).not.toContain(`/dav/${enc(PUBLIC)}/${enc('机密')}/`);
+      expect((await propfind(`/dav/${enc(PUBLIC)}/${enc('机密')}/`, viewerAuth, '0')).status).toBe(404);
+      expect((await dav('GET', `/dav/${enc(PUBLIC)}/${enc('机密')}/${enc('名单.txt')}`, { auth: viewerAuth })).status).toBe(404);
+      expect((await propfind(`/dav/${enc(PUBLIC)}/${enc('机密')}/`, basic(editor.userName, (await newAppPassword(editor.token, '编辑', 'readOnly')).password), '1')).status).toBe(207);
+    });
+  });
+
+  describe('writes', () => {
+    test('PUT, COPY, MOVE, PROPPATCH, LOCK and UNLOCK are refused with 403 for now', async () => {
+      const url = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}`;
+      for (const method of ['PUT', 'COPY', 'MOVE', 'PROPPATCH', 'LOCK', 'UNLOCK']) {
+        const r = await dav(method, url, { auth: rw, body: method === 'PUT' ? 'new content' : undefined, headers: { destination: `${url}.bak` } });
+        expect({ method, status: r.status }).toEqual({ method, status: 403 });
+        expect(r.text).toContain('WebDAV 写入尚未开放');
+      }
+      expect((await dav('GET', url, { auth: rw })).text).toBe(text);
+      expect((await dav('POST', url, { auth: rw })).status).toBe(405);
+    });
+
+    test('MKCOL and DELETE with a read-write password and the web’s rules; a read-only password may not', async () => {
+      const base = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/`;
+      expect((await dav('MKCOL', `${base}${enc('新建 文件夹')}/`, { auth: ro })).status).toBe(403);
+      const made = await dav('MKCOL', `${base}${enc('新建 文件夹')}/`, { auth: rw });
+      expect(made.status).toBe(201);
+      const items = await ok(app(), 'GET', `/api/User/Folders/${folder.id}/Items`, { token: owner.token, query: { pageSize: 100 } });
+      const created = items.items.data.find((i: any) => i.name === '新建 文件夹');
+      expect(created.type).toBe('folder');
+      expect((await dav('MKCOL', `${base}${enc('新建 文件夹')}/`, { auth: rw })).status).toBe(405);
+      expect((await dav('MKCOL', `${base}${enc('没有')}/${enc('下一级')}/`, { auth: rw })).status).toBe(409);
+      expect((await dav('MKCOL', `${base}${enc('带内容')}/`, { auth: rw, body: '<x/>', headers: { 'content-type': 'text/xml' } })).status).toBe(415);
+      expect((await dav('MKCOL', `/dav/${enc('新的顶层')}/`, { auth: rw })).status).toBe(403);
+      expect((await dav('DELETE', `${base}${enc('新建 文件夹')}/`, { auth: ro })).status).toBe(403);
+      expect((await dav('DELETE', `${base}${enc('新建 文件夹')}/`, { auth: rw })).status).toBe(204);
+      expect((await propfind(`${base}${enc('新建 文件夹')}/`, rw, '0')).status).toBe(404);
+      expect(JSON.stringify(await ok(app(), 'GET', '/api/User/Recycle', { token: owner.token, query: { pageSize: 100 } }))).toContain('新建 文件夹');
+      expect((await dav('DELETE', `${base}${enc('新建 文件夹')}/`, { auth: rw })).status).toBe(404);
+      expect((await dav('DELETE', `/dav/${enc(PERSONAL)}/`, { auth: rw })).status).toBe(403);
+      const logged = await app().db.selectFrom('operation_logs').select(['action', 'object_name', 'detail']).where('user_id', '=', Number(owner.userId)).where('action', 'in', ['file.create', 'file.delete']).where('result', '=', 'ok').execute();
+      expect(logged.filter((r) => r.object_name === '新建 文件夹').map((r) => r.action).sort()).toEqual(['file.create', 'file.delete']);
+    });
+  });
+
+  describe('litmus', () => {
+    const litmus = '/usr/bin/litmus';
+    (fs.existsSync(litmus) ? test : test.skip)("litmus's basic suite against the listening server: every test that needs no PUT passes", async () => {
+      await app().listen({ host: '127.0.0.1', port: 0 });
+      const port = (app().server.address() as AddressInfo).port;
+      const person = await userWithToken(app(), adminToken);
+      const password = (await newAppPassword(person.token, 'litmus', 'readWrite')).password;
+      const url = `http://127.0.0.1:${port}/dav/${enc(PERSONAL)}/`;
+      const output: string = await new Promise((resolve) => {
+        // litmus writes debug.log and child.log where it runs: a folder of its own
+        const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-litmus-'));
+        execFile(litmus, [url, person.userName, password], { cwd, env: { ...process.env, TESTS: 'basic' }, timeout: 120_000 }, (_err, stdout, stderr) => {
+          fs.rmSync(cwd, { recursive: true, force: true });
+          resolve(`${stdout}${stderr}`);
+        });
+      });
+      // each test's last line: `n. name.... pass|FAIL (why)|SKIPPED`, a warning on the line before
+      const results = new Map<number, string>();
+      const re = /(\d+)\. (\w+)\.+ (?:WARNING: ([^\n]*)\n\s*\.+ )?(pass|FAIL|SKIPPED)([^\n]*)/g;
+      for (let m = re.exec(output); m; m = re.exec(output)) results.set(Number(m[1]), `${m[2]}: ${m[4]}${m[5]}${m[3] ? ` (${m[3]})` : ''}`);
+      // eslint-disable-next-line no-console
+      console.log(`litmus basic (${kind}):\n${[...results.values()].join('\n')}\n${/summary[^\n]*/.exec(output)?.[0] ?? output.slice(-800)}`);
+      // PUT is not open yet (put_get, put_get_utf8_segment fail; mkcol_over_plain and delete are skipped for want of it)
+      const passed = new Set([...results.values()].filter((r) => /: pass/.test(r)).map((r) => r.split(':')[0]));
+      for (const name of ['init', 'begin', 'options', 'put_no_parent', 'delete_null', 'delete_fragment', 'mkcol', 'mkcol_again', 'delete_coll', 'mkcol_no_parent', 'mkcol_with_body', 'finish']) {
+        expect([name, passed.has(name)]).toEqual([name, true]);
+      }
+    });
+  });
+});
