@@ -1,10 +1,11 @@
 // LDAP / AD 设置 of 目录同步: the server, the encryption, the bind account (its password never
 // shown), where people are found and how their attributes and departments are read, the sync
 // interval and the disable limit; 保存, and 测试连接, which saves first.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Skeleton, Space, Switch } from 'antd';
 import { directoryApi, notify, type LdapSettings, type LdapTestResult } from '@app/shared';
 import { isLdaps, toBody, toValues, type LdapFormValues } from './ldapForm';
+import { useSettingsForm } from '../useSettingsForm';
 
 const URL_PATTERN = /^ldaps?:\/\/[^\s/]+/i;
 const ATTRIBUTE_PATTERN = /^[A-Za-z][A-Za-z0-9-]*$/;
@@ -28,9 +29,7 @@ export function LdapSettingsCard({
   onShown: (settings: LdapSettings) => void;
 }) {
   const [form] = Form.useForm<LdapFormValues>();
-  const [loaded, setLoaded] = useState(false);
   const [hasBindPassword, setHasBindPassword] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [tested, setTested] = useState<LdapTestResult | null>(null);
 
@@ -48,40 +47,8 @@ export function LdapSettingsCard({
     [form, onShown],
   );
 
-  useEffect(() => {
-    let live = true;
-    directoryApi
-      .getLdap()
-      .then((s) => {
-        if (!live) return;
-        show(s);
-        setLoaded(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [show]);
 
-  /** Saves the form; false when it is not valid or the server refused it. */
-  const save = async (quiet = false): Promise<boolean> => {
-    try {
-      await form.validateFields();
-    } catch {
-      return false;
-    }
-    setSaving(true);
-    try {
-      show(await directoryApi.setLdap(toBody(form.getFieldsValue(true) as LdapFormValues)));
-      if (!quiet) notify.success('LDAP 设置已保存');
-      return true;
-    } catch {
-      /* shown by the http client */
-      return false;
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { loaded, saving, save } = useSettingsForm(form, { load: directoryApi.getLdap, store: directoryApi.setLdap, toBody, show, saved: 'LDAP 设置已保存' });
 
   const test = async () => {
     setTested(null);

@@ -3,9 +3,10 @@
 // says one is saved), the sender's address and name, and the product's external address that
 // links in mails start with; 保存, and 发送测试邮件, which saves first and shows the server's
 // answer (or why the mail server refused) under the button.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Skeleton, Space, Switch } from 'antd';
 import { isApiError, noticeSettingsApi, notify, type MailSecurity, type MailSettings, type MailSettingsBody } from '@app/shared';
+import { useSettingsForm } from '../useSettingsForm';
 
 type MailFormValues = Omit<MailSettings, 'hasPassword'> & { password?: string };
 
@@ -33,9 +34,7 @@ function toBody(v: MailFormValues): MailSettingsBody {
 
 export function MailSettingsCard() {
   const [form] = Form.useForm<MailFormValues>();
-  const [loaded, setLoaded] = useState(false);
   const [hasPassword, setHasPassword] = useState(false);
-  const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [to, setTo] = useState('');
   const [tested, setTested] = useState<{ ok: boolean; message: string } | null>(null);
@@ -49,40 +48,8 @@ export function MailSettingsCard() {
     [form],
   );
 
-  useEffect(() => {
-    let live = true;
-    noticeSettingsApi
-      .getMail()
-      .then((s) => {
-        if (!live) return;
-        show(s);
-        setLoaded(true);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [show]);
 
-  /** Saves the form; false when it is not valid or the server refused it. */
-  const save = async (quiet = false): Promise<boolean> => {
-    try {
-      await form.validateFields();
-    } catch {
-      return false;
-    }
-    setSaving(true);
-    try {
-      show(await noticeSettingsApi.saveMail(toBody(form.getFieldsValue(true) as MailFormValues)));
-      if (!quiet) notify.success('邮件服务器设置已保存');
-      return true;
-    } catch {
-      /* shown by the http client */
-      return false;
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { loaded, saving, save } = useSettingsForm(form, { load: noticeSettingsApi.getMail, store: noticeSettingsApi.saveMail, toBody, show, saved: '邮件服务器设置已保存' });
 
   const test = async () => {
     setTested(null);
