@@ -27,9 +27,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { apiOk, login, startServer } from '../../e2e/harness.mjs';
+import { apiOk } from '../../e2e/harness.mjs';
 import { ROOT, median, printTable, ratio, rng } from '../lib/util.mjs';
-import { freshDatabase as freshDatabaseNextTo, percentile } from '../lib/load-users.mjs';
+import { freshServer as freshServerNextTo, percentile } from '../lib/load-users.mjs';
 
 export const id = 'organisation';
 export const title = 'Figure 8: organisation administration at scale — LDAP sync of 10,000 people, the 用户 page at 100,000, import of a 10,000-row XLSX';
@@ -137,30 +137,8 @@ function sampleRss(read) {
 
 /* ---------------------------------------------------------------- databases */
 
-/** A fresh database for one server: a new PostgreSQL database when BENCH_DATABASE_URL is set. */
-const freshDatabase = () => freshDatabaseNextTo(DATABASE_URL, 'yd_bench_org', DATABASE_URL ? serverRequire('pg') : null);
-
-/** Starts the server on a fresh database and signs the administrator in. */
-async function freshServer() {
-  const database = await freshDatabase();
-  let server;
-  try {
-    server = await startServer({ env: database.env });
-  } catch (err) {
-    await database.drop();
-    throw err;
-  }
-  const { token } = await login(server);
-  return {
-    server,
-    token,
-    database,
-    async stop() {
-      await server.stop();
-      await database.drop();
-    },
-  };
-}
+/** The server on a fresh database (a new PostgreSQL database when BENCH_DATABASE_URL is set), the administrator signed in. */
+const freshServer = (env = {}) => freshServerNextTo(DATABASE_URL, 'yd_bench_org', DATABASE_URL ? serverRequire('pg') : null, env);
 
 /* ---------------------------------------------------------------- 1. directory sync */
 

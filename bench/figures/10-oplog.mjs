@@ -23,9 +23,9 @@ import readline from 'node:readline';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { apiOk, login, startServer } from '../../e2e/harness.mjs';
+import { apiOk, login } from '../../e2e/harness.mjs';
 import { ROOT, median, printTable, ratio } from '../lib/util.mjs';
-import { callOk, freshDatabase as freshDatabaseNextTo, percentile, seedUsers } from '../lib/load-users.mjs';
+import { callOk, freshServer as freshServerNextTo, percentile, seedUsers } from '../lib/load-users.mjs';
 
 export const id = 'oplog';
 export const title = 'Figure 10: the operation log — what recording costs, the log page over 10,000,000 records, a 系统公告 to 10,000 people';
@@ -61,29 +61,8 @@ async function timed(fn) {
   return { ms: performance.now() - t0, result };
 }
 
-const freshDatabase = () => freshDatabaseNextTo(DATABASE_URL, 'yd_bench_oplog', DATABASE_URL ? serverRequire('pg') : null);
-
-/** A server on a fresh database, the administrator signed in. */
-async function freshServer(env = {}) {
-  const database = await freshDatabase();
-  let server;
-  try {
-    server = await startServer({ env: { ...database.env, ...env } });
-  } catch (err) {
-    await database.drop();
-    throw err;
-  }
-  const { token } = await login(server);
-  return {
-    server,
-    token,
-    database,
-    async stop() {
-      await server.stop();
-      await database.drop();
-    },
-  };
-}
+/** The server on a fresh database (a new PostgreSQL database when BENCH_DATABASE_URL is set), the administrator signed in. */
+const freshServer = (env = {}) => freshServerNextTo(DATABASE_URL, 'yd_bench_oplog', DATABASE_URL ? serverRequire('pg') : null, env);
 
 /** SQL on the server's database: better-sqlite3 on its file, or a pg client. */
 async function openDatabase(app) {

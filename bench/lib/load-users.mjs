@@ -3,7 +3,7 @@
 // calls without a client timeout, and percentiles.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { createUser, login, personalRoot, createFolder } from '../../e2e/harness.mjs';
+import { createUser, login, personalRoot, createFolder, startServer } from '../../e2e/harness.mjs';
 import { createUpload } from '../../e2e/uploadClient.mjs';
 
 const BASE = '/api/User/FileTransfer';
@@ -133,6 +133,31 @@ export async function freshDatabase(baseUrl, prefix, pg) {
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/**
+ * The built server on a fresh database (see freshDatabase), the administrator signed in;
+ * stop() stops it and drops the database.
+ */
+export async function freshServer(baseUrl, prefix, pg, env = {}) {
+  const database = await freshDatabase(baseUrl, prefix, pg);
+  let server;
+  try {
+    server = await startServer({ env: { ...database.env, ...env } });
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+  const { token } = await login(server);
+  return {
+    server,
+    token,
+    database,
+    async stop() {
+      await server.stop();
+      await database.drop();
     },
   };
 }
