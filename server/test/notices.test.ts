@@ -123,10 +123,17 @@ describe.each(databaseKinds())('notices (%s)', (kind) => {
     // the first step starts afresh with its approvers as defined
     expect((await about(a, id))[0]).toEqual({ kind: 'approval.returned', resolved: false, resolution: '' });
     expect((await notices(a)).data[0].body).toBe(`${b.nickName} 将 ${initiator.nickName} 的申请退回到你所在的步骤，请重新审批`);
+    // the initiator learns that the request went back
+    expect((await notices(initiator)).data.map((n: any) => [n.kind, n.title, n.body])).toEqual([
+      ['approval.sentback', '申请被退回：采购申请', `${b.nickName} 将你的申请退回到之前的步骤重新审批`],
+    ]);
     await act(a, id, 'Approve');
     await act(b, id, 'Approve');
     await dispatch();
-    expect((await notices(initiator)).data.map((n: any) => [n.kind, n.title])).toEqual([['approval.approved', '审批通过：采购申请']]);
+    expect((await notices(initiator)).data.map((n: any) => [n.kind, n.title])).toEqual([
+      ['approval.approved', '审批通过：采购申请'],
+      ['approval.sentback', '申请被退回：采购申请'],
+    ]);
     expect((await about(b, id)).filter((n: any) => !n.resolved)).toEqual([]);
     expect((await about(a, id)).filter((n: any) => !n.resolved)).toEqual([]);
 

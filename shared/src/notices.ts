@@ -15,6 +15,8 @@ export type NoticeKind =
   | 'approval.rejected'
   /** approvers of an earlier step: the request was returned to it */
   | 'approval.returned'
+  /** my request was sent back to an earlier step */
+  | 'approval.sentback'
   /** the initiator reminds me of a request waiting for me (催办) */
   | 'approval.remind'
   /** an internal share reached me (as a user, through my department or a group) */
@@ -49,6 +51,7 @@ export const NOTICE_KIND_NAMES: Record<NoticeKind, string> = {
   'approval.approved': '审批通过',
   'approval.rejected': '审批驳回',
   'approval.returned': '退回给我',
+  'approval.sentback': '我的申请被退回',
   'approval.remind': '催办',
   'share.received': '分享给我',
   'link.uploaded': '外链上传',

@@ -75,6 +75,10 @@ const workflowChanged: Handler<'workflow.changed'> = async (trx, event, p, now) 
       if (userId !== p.initiatorId) notices.push({ ...base, user_id: userId, kind: 'approval.cc', title: `抄送：${p.title}`, body: `${initiator} 的申请抄送给你` });
     }
   }
+  // the initiator learns that an approver sent the request back to an earlier step
+  if (p.action === 'return' && !ended && p.initiatorId !== p.actorId) {
+    notices.push({ ...base, user_id: p.initiatorId, kind: 'approval.sentback', title: `申请被退回：${p.title}`, body: `${actor} 将你的申请退回到之前的步骤重新审批` });
+  }
   if (ended && p.initiatorId !== p.actorId) {
     if (p.status === INSTANCE_STATUS.approved) {
       notices.push({ ...base, user_id: p.initiatorId, kind: 'approval.approved', title: `审批通过：${p.title}`, body: '你的申请已通过全部审批' });

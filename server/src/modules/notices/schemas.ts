@@ -8,6 +8,7 @@ export const NOTICE_KINDS = [
   'approval.approved',
   'approval.rejected',
   'approval.returned',
+  'approval.sentback',
   'approval.remind',
   'share.received',
   'link.uploaded',
