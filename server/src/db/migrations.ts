@@ -1663,6 +1663,45 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('app_passwords').ifExists().execute();
       },
     },
+    '2026-11-27-0052-dav-properties': {
+      // WebDAV dead properties (PROPPATCH), per item and property name; they go with the item
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('dav_properties')
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('ns', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('updated_at', big, (c) => c.notNull())
+          .addPrimaryKeyConstraint('dav_properties_pk', ['item_id', 'ns', 'name'])
+          .execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('dav_properties').ifExists().execute();
+      },
+    },
+    '2026-11-27-0053-dav-locks': {
+      // WebDAV write locks (class 2): per item, with their owner, scope, depth and expiry
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('dav_locks')
+          .addColumn('token', 'text', (c) => c.primaryKey())
+          .addColumn('item_id', big, (c) => c.notNull().references('items.id').onDelete('cascade'))
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('scope', 'text', (c) => c.notNull())
+          .addColumn('depth', 'integer', (c) => c.notNull())
+          .addColumn('owner_xml', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('timeout_s', big, (c) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
+          .addColumn('root_href', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('dav_locks_item').on('dav_locks').columns(['item_id', 'expires_at']).execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('dav_locks').ifExists().execute();
+      },
+    },
   };
 }
 

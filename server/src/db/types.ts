@@ -437,6 +437,36 @@ export interface AppPasswordsTable {
   revoked_at: number | null;
 }
 
+/** A WebDAV dead property (PROPPATCH) of an item: its value as XML (the element's content). */
+export interface DavPropertiesTable {
+  item_id: number;
+  /** namespace name ('' for none) */
+  ns: string;
+  name: string;
+  /** the property element's content, as XML with its namespace declarations */
+  value: string;
+  updated_at: number;
+}
+
+/** A WebDAV write lock (class 2) on an item. */
+export interface DavLocksTable {
+  /** opaquelocktoken:… */
+  token: string;
+  item_id: number;
+  /** who took it */
+  user_id: number;
+  scope: 'exclusive' | 'shared';
+  /** 0, or -1 for infinity */
+  depth: number;
+  /** the owner element's content, as XML */
+  owner_xml: string;
+  timeout_s: number;
+  expires_at: number;
+  /** the lock root as the client named it (percent-encoded href) */
+  root_href: string;
+  created_at: number;
+}
+
 export interface SettingsTable {
   key: string;
   /** JSON */
@@ -1056,6 +1086,8 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_refresh_tokens: OAuthRefreshTokensTable;
   app_passwords: AppPasswordsTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

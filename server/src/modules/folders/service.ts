@@ -372,7 +372,17 @@ export class FoldersService {
   }
 
   /** POST /api/User/Files/Move and /Copy (docs/integration.md, "File operations"). */
-  async transfer(user: UserRow, body: OperationBody, mode: 'move' | 'copy'): Promise<OperationResult> {
+  async transfer(
+    user: UserRow,
+    body: OperationBody,
+    mode: 'move' | 'copy',
+    /** one item landing under another name (WebDAV's Destination); the web keeps the name */
+    landing?: { name: string },
+  ): Promise<OperationResult> {
+    const newName = landing ? validItemName(landing.name) : null;
+    if (newName !== null && body.ids.length !== 1) throw badRequest('只能为一个文件或文件夹指定新名称');
+    const nameOf = (s: ItemRow) => newName ?? s.name;
+    const keyOf = (s: ItemRow) => (newName !== null ? itemNameKey(newName) : s.name_key);
     const { policy, env } = await this.context(user);
     const { items: sources, rights } = await this.itemsAndRights(user, body.ids, policy);
     const target = await this.folderFor(rights, body.targetId, '目标文件夹不存在或已被删除');
@@ -391,8 +401,9 @@ export class FoldersService {
     const strategy = body.strategy ?? null;
 
     // moving an item into the folder it is in changes nothing
-    const work = topmost(sources).filter((s) => !(mode === 'move' && s.parent_id === target.id));
-    const movedIn = topmost(sources).filter((s) => mode === 'move' && s.parent_id === target.id);
+    const unchanged = (s: ItemRow) => mode === 'move' && s.parent_id === target.id && nameOf(s) === s.name;
+    const work = topmost(sources).filter((s) => !unchanged(s));
+    const movedIn = topmost(sources).filter(unchanged);
     const spaceChanges = (s: ItemRow) => s.space_type !== target.space_type;
     /** the quota of the personal space the items land in, when they add to it (its 90 % warning) */
     let watchedQuota = 0;
@@ -416,12 +427,14 @@ export class FoldersService {
         // 新版本 (0) is a choice only when every conflict is a file meeting a file
         let filesOnFiles = true;
         for (const s of work) {
-          const holderType = (await liveNameOwner(trx, target.id, s.name_key))?.type ?? seen.get(s.name_key);
+          const holder = await liveNameOwner(trx, target.id, keyOf(s));
+          // an item moved to a new name in its own folder (its case only, say): no conflict with itself
+          const holderType = (holder && !(mode === 'move' && holder.id === s.id) ? holder.type : undefined) ?? seen.get(keyOf(s));
           if (holderType !== undefined) {
             conflicts.push(s);
             if (s.type !== 'file' || holderType !== 'file') filesOnFiles = false;
           }
-          seen.set(s.name_key, s.type);
+          seen.set(keyOf(s), s.type);
         }
         if (conflicts.length && strategy === null) {
           const first = conflicts[0];
@@ -440,8 +453,9 @@ export class FoldersService {
         for (const s of work) {
           const current = await findLiveItem(trx, s.id);
           if (!current || current.id_path !== s.id_path || current.name_path !== s.name_path) throw notFound(ITEM_NOT_FOUND);
-          let name = s.name;
-          const holder = await liveNameOwner(trx, target.id, s.name_key);
+          let name = nameOf(s);
+          const found = await liveNameOwner(trx, target.id, keyOf(s));
+          const holder = found && !(mode === 'move' && found.id === s.id) ? found : undefined;
           if (holder) {
             if (strategy === 3) continue;
             if (strategy === 0) {
@@ -474,7 +488,7 @@ export class FoldersService {
                 if (await liveNameTaken(trx, target.id, itemNameKey(wanted))) throw conflict(DUPLICATE_NAME);
                 name = wanted;
               } else {
-                name = await freeName(trx, target.id, s.name, s.type);
+                name = await freeName(trx, target.id, nameOf(s), s.type);
               }
             }
           }

@@ -3,7 +3,7 @@
 // staging file; the merge makes the file, or its new version, visible in one transaction.
 import { formatBytes } from '../../lib/bytes';
 import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, ItemRow, ShareRow, UploadSessionRow, UserRow } from '../../db/types';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../lib/errors';
@@ -505,6 +505,8 @@ export class UploadsService {
     chunkHash: string | undefined,
     fields: Record<string, string>,
     file: Readable,
+    /** a whole body streamed by the server itself (WebDAV PUT): no per-chunk hash is asked for */
+    internal = false,
   ): Promise<{ chunkNumber: number; uploadedChunks: number[] }> {
     const session = await this.ownSession(actor, fileId);
     const int = (key: string, label: string) => {
@@ -529,7 +531,7 @@ export class UploadsService {
     if (declared !== expected) throw badRequest(`第 ${n} 个分片的大小应为 ${expected} 字节`);
     const hash = (chunkHash ?? '').trim().toLowerCase() || null;
     if (hash === null) {
-      if ((await this.settings.uploadPolicy()).chunkCheck) throw badRequest('已开启分片校验，分片须带校验值 ChunkHash，请刷新页面后重新上传');
+      if (!internal && (await this.settings.uploadPolicy()).chunkCheck) throw badRequest('已开启分片校验，分片须带校验值 ChunkHash，请刷新页面后重新上传');
     } else if (!MD5_HEX.test(hash)) {
       throw badRequest('分片校验值 ChunkHash 应为 32 位十六进制的 MD5');
     }
@@ -704,6 +706,64 @@ export class UploadsService {
         const item = await this.itemFor(actor, Number(session.result_item_id));
         if (item) return item;
       }
+      throw err;
+    }
+  }
+
+  /**
+   * A whole file from one stream of `size` bytes (WebDAV PUT), through the same session, chunks
+   * and merge as a web upload: the maximum size and the quota are checked before a byte is read,
+   * the body is cut into the session's chunks as it arrives (never held whole), its MD5 made on
+   * the way, and the merge deduplicates and stores it; a same-named file gets a new master
+   * version (the web's 新版本). Anything refused or short leaves nothing behind.
+   */
+  async receiveWhole(actor: Actor, folderId: string, fileName: string, size: number, body: Readable): Promise<Item> {
+    const taskId = `dav-${crypto.randomBytes(12).toString('hex')}`;
+    const created = await this.create(actor, { folderId, fileName, size, strategy: 0, taskId });
+    const fileId = created.fileInfo?.fileId;
+    if (!fileId) throw conflict('目标位置已有同名的文件夹');
+    const session = await this.ownSession(actor, fileId);
+    const chunkSize = Number(session.chunk_size);
+    const total = Number(session.total_chunks);
+    const md5 = crypto.createHash('md5');
+    const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let pending: Buffer | null = null;
+    let ended = false;
+    try {
+      for (let n = 1; n <= total; n++) {
+        const expected = n < total ? chunkSize : size - (total - 1) * chunkSize;
+        let left = expected;
+        // the chunk's bytes, taken from the body as they come
+        async function* piece(): AsyncGenerator<Buffer> {
+          while (left > 0) {
+            let buf = pending;
+            pending = null;
+            if (!buf) {
+              if (ended) return;
+              const next = await source.next();
+              if (next.done) {
+                ended = true;
+                return;
+              }
+              buf = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+            }
+            if (buf.length > left) {
+              pending = buf.subarray(left);
+              buf = buf.subarray(0, left);
+            }
+            left -= buf.length;
+            md5.update(buf);
+            yield buf;
+          }
+        }
+        const fields = { chunkNumber: String(n), totalChunks: String(total), chunkSize: String(chunkSize), currentChunkSize: String(expected), totalSize: String(size) };
+        await this.receiveChunk(actor, fileId, undefined, fields, Readable.from(piece()), true);
+      }
+      // more bytes than declared
+      if (pending || (!ended && !(await source.next()).done)) throw badRequest(`请求内容超过声明的大小（${size} 字节）`);
+      return await this.merge(actor, { fileId, fileHash: md5.digest('hex') });
+    } catch (err) {
+      await this.abandon(actor, fileId).catch(() => undefined);
       throw err;
     }
   }

@@ -1,7 +1,8 @@
 // WebDAV properties of 云文档 (RFC 4918 §15, RFC 4331): what a PROPFIND asks for, and the
-// multistatus answer. Every property is live (computed from the item); dead properties
-// (PROPPATCH) come with the write increment.
+// multistatus answer. Live properties are computed from the item; dead ones (PROPPATCH,
+// dead-props.ts) come with the resource when the request asks for them.
 import { DAV_NS, escapeXml, parseXml, XmlError, type XmlElement } from './xml';
+import { SUPPORTED_LOCK } from './locks';
 
 /** A resource as WebDAV shows it. */
 export interface DavResource {
@@ -19,6 +20,14 @@ export interface DavResource {
   created?: number;
   /** RFC 4331, on collections of the personal space and /dav/ itself */
   quota?: { used: number; available: number };
+  /** the item behind it (not for /dav/ and 与我共享) */
+  itemId?: number;
+  /** the item's id path (the locks of the folders above it) */
+  idPath?: string;
+  /** the D:activelock elements of the locks covering it, when read */
+  locks?: string;
+  /** its dead properties (PROPPATCH), when read */
+  dead?: { ns: string; name: string; value: string }[];
 }
 
 export interface PropName {
@@ -67,19 +76,33 @@ const LIVE: Record<string, (r: DavResource) => string | undefined> = {
   getetag: (r) => (r.etag === undefined ? undefined : escapeXml(r.etag)),
   getlastmodified: (r) => (r.lastModified === undefined ? undefined : new Date(r.lastModified).toUTCString()),
   creationdate: (r) => (r.created === undefined ? undefined : isoDate(r.created)),
+  lockdiscovery: (r) => r.locks,
+  supportedlock: (r) => (r.itemId === undefined ? undefined : SUPPORTED_LOCK),
   'quota-available-bytes': (r) => (r.quota ? String(Math.max(0, Math.floor(r.quota.available))) : undefined),
   'quota-used-bytes': (r) => (r.quota ? String(Math.max(0, Math.floor(r.quota.used))) : undefined),
 };
 
 /** allprop leaves out the quota properties (RFC 4331 §3, §4). */
-const ALLPROP = ['displayname', 'resourcetype', 'getcontentlength', 'getcontenttype', 'getetag', 'getlastmodified', 'creationdate'];
+const ALLPROP = ['displayname', 'resourcetype', 'getcontentlength', 'getcontenttype', 'getetag', 'getlastmodified', 'creationdate', 'lockdiscovery', 'supportedlock'];
 
-function statusLine(code: number): string {
-  return `<D:status>HTTP/1.1 ${code} ${code === 200 ? 'OK' : 'Not Found'}</D:status>`;
+const REASONS: Record<number, string> = { 200: 'OK', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 424: 'Failed Dependency' };
+
+export function statusLine(code: number): string {
+  return `<D:status>HTTP/1.1 ${code} ${REASONS[code] ?? ''}</D:status>`;
+}
+
+/** Whether answering `req` needs the locks covering the resources. */
+export function wantsLocks(req: PropfindRequest): boolean {
+  return req.kind === 'allprop' || (req.kind === 'prop' && req.props.some((p) => p.ns === DAV_NS && p.name === 'lockdiscovery'));
+}
+
+/** Whether answering `req` needs the resources' dead properties. */
+export function wantsDead(req: PropfindRequest): boolean {
+  return req.kind !== 'prop' || req.props.some((p) => p.ns !== DAV_NS);
 }
 
 /** An element for a property name, declaring its namespace when it is not DAV:. */
-function element(p: PropName, value: string | null, n: number): string {
+export function element(p: PropName, value: string | null, n: number): string {
   if (p.ns === DAV_NS) return value === null || value === '' ? `<D:${p.name}/>` : `<D:${p.name}>${value}</D:${p.name}>`;
   const open = p.ns === '' ? `${p.name} xmlns=""` : `X${n}:${p.name} xmlns:X${n}="${escapeXml(p.ns)}"`;
   const close = p.ns === '' ? p.name : `X${n}:${p.name}`;
@@ -91,14 +114,18 @@ export function responseXml(r: DavResource, req: PropfindRequest): string {
   const found: string[] = [];
   const missing: string[] = [];
   if (req.kind === 'propname') {
-    for (const name of Object.keys(LIVE)) if (LIVE[name](r) !== undefined) found.push(`<D:${name}/>`);
+    for (const name of Object.keys(LIVE)) if (LIVE[name](r) !== undefined || (name === 'lockdiscovery' && r.itemId !== undefined)) found.push(`<D:${name}/>`);
+    (r.dead ?? []).forEach((d, n) => found.push(element(d, null, n)));
   } else {
     const wanted: PropName[] =
       req.kind === 'prop'
         ? req.props
         : [...ALLPROP.map((name) => ({ ns: DAV_NS, name })), ...req.include.filter((p) => !(p.ns === DAV_NS && ALLPROP.includes(p.name)))];
+    // allprop: the dead properties too (RFC 4918 §9.1)
+    if (req.kind === 'allprop') for (const d of r.dead ?? []) if (!wanted.some((p) => p.ns === d.ns && p.name === d.name)) wanted.push({ ns: d.ns, name: d.name });
     wanted.forEach((p, n) => {
-      const value = p.ns === DAV_NS && Object.prototype.hasOwnProperty.call(LIVE, p.name) ? LIVE[p.name](r) : undefined;
+      const value =
+        p.ns === DAV_NS && Object.prototype.hasOwnProperty.call(LIVE, p.name) ? LIVE[p.name](r) : r.dead?.find((d) => d.ns === p.ns && d.name === p.name)?.value;
       if (value !== undefined) found.push(element(p, value, n));
       // allprop names only what the resource has
       else if (req.kind === 'prop' || (req.kind === 'allprop' && req.include.some((q) => q.ns === p.ns && q.name === p.name))) missing.push(element(p, null, n));

@@ -1,8 +1,10 @@
-// 云文档's WebDAV endpoint /dav/ (issue 29, first increment): read access (OPTIONS, PROPFIND
-// depth 0 and 1, GET and HEAD with Range), MKCOL and DELETE (to the recycle bin) for read-write
-// application passwords; the other writes (PUT, COPY, MOVE, PROPPATCH, LOCK, UNLOCK) answer
-// 403 until they are built. Outside /api: answers are WebDAV's (XML multistatus, status codes,
-// short Chinese texts), never the JSON envelope.
+// 云文档's WebDAV endpoint /dav/ (issue 29): read access (OPTIONS, PROPFIND depth 0 and 1 with
+// dead properties, GET and HEAD with Range) and, for read-write application passwords, PUT
+// (streamed through the web upload's session, chunks and merge), MKCOL, DELETE (to the recycle
+// bin), COPY and MOVE (FoldersService.transfer) and PROPPATCH (dead properties in
+// dav_properties), LOCK and UNLOCK (class 2: locks.ts, the If header). Outside
+// /api: answers are WebDAV's (XML multistatus, status codes, short Chinese texts), never the
+// JSON envelope.
 //
 // Authentication: HTTP Basic with the user name and an application password (应用密码) only;
 // failures are throttled and logged as sign-in failures are. OPTIONS answers without it (the
@@ -11,14 +13,19 @@ import { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppPasswordScope, UserRow } from '../../db/types';
 import { AppError, MESSAGES } from '../../lib/errors';
+import { LEVEL } from '../folders/rights';
+import { findLiveItem } from '../folders/repository';
+import type { Actor } from '../uploads/service';
 import { formatBytes } from '../../lib/bytes';
 import { sendContent, startsDownload } from '../downloads/http';
 import { describeItems } from '../oplog/plugin';
 import type { OplogAction } from '../oplog/actions';
 import type { OplogEntry, OplogObject } from '../oplog/repository';
-import { FINITE_DEPTH_ERROR, MULTISTATUS_END, MULTISTATUS_START, BadPropfind, parsePropfind, responseXml, type DavResource, type PropfindRequest } from './props';
-import { DavTree, pathOf, SHARED_FOLDER_NAME, type DavContext, type DavNode } from './tree';
-import { escapeXml } from './xml';
+import { FINITE_DEPTH_ERROR, MULTISTATUS_END, MULTISTATUS_START, BadPropfind, element, parsePropfind, responseXml, statusLine, wantsDead, wantsLocks, type DavResource, type PropfindRequest } from './props';
+import { contentXml, DavProperties, isProtected, type PatchOp } from './dead-props';
+import { DavTree, hrefOf, pathOf, SHARED_FOLDER_NAME, type DavContext, type DavNode } from './tree';
+import { DAV_NS, escapeXml, parseXml, XmlError } from './xml';
+import { activeLockXml, BadIf, DavLocks, parseIf, timeoutOf, type ActiveLock } from './locks';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,10 +36,9 @@ declare module 'fastify' {
 
 /** `Basic realm="云文档"` with the realm as UTF-8 bytes (a header carries bytes; RFC 7617 charset). */
 const CHALLENGE = Buffer.from('Basic realm="云文档", charset="UTF-8"', 'utf8').toString('latin1');
-const WRITE_CLOSED = 'WebDAV 写入尚未开放';
 const READ_ONLY = '该应用密码为只读，不能修改文件；如需写入，请在个人设置中新建读写的应用密码';
 /** what works now (class 1: no locks yet) */
-const ALLOW = 'OPTIONS, GET, HEAD, PROPFIND, MKCOL, DELETE';
+const ALLOW = 'OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, MKCOL, DELETE, COPY, MOVE, LOCK, UNLOCK';
 const DAV_METHODS: [string, boolean][] = [
   ['PROPFIND', true],
   ['PROPPATCH', true],
@@ -74,12 +80,26 @@ function escapeHtml(text: string): string {
 }
 
 export const webdavRoutes: FastifyPluginAsync = async (app) => {
-  const { appPasswords, folders, shares, downloads, quota } = app.services;
+  const { appPasswords, folders, shares, downloads, quota, uploads } = app.services;
   const tree = new DavTree(app.db, folders, shares, quota);
+  const props = new DavProperties(app.db);
+  /** the dead properties of resources, when the request asks for them */
+  const locks = new DavLocks(app.db);
+  const withDead = async (resources: DavResource[], request: PropfindRequest) => {
+    if (wantsLocks(request)) {
+      const found = await locks.coveringMany(resources.flatMap((r) => (r.itemId === undefined || r.idPath === undefined ? [] : [{ id: r.itemId, idPath: r.idPath }])));
+      for (const r of resources) if (r.itemId !== undefined) r.locks = (found.get(r.itemId) ?? []).map((l) => activeLockXml(l)).join('');
+    }
+    if (!wantsDead(request)) return resources;
+    const ids = resources.flatMap((r) => (r.itemId === undefined ? [] : [r.itemId]));
+    const dead = await props.list(ids);
+    for (const r of resources) if (r.itemId !== undefined) r.dead = dead.get(r.itemId) ?? [];
+    return resources;
+  };
 
   for (const [method, body] of DAV_METHODS) if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: body });
 
-  // bodies are read by the handler that needs one (PROPFIND), never by a parser: a refused
+  // bodies are read by the handler that needs one (PROPFIND, PROPPATCH, PUT), never by a parser: a refused
   // write's body is left to body-drain
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
@@ -174,14 +194,14 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     }
     const { ctx, path } = await contextOf(req);
     const node = await tree.resolve(ctx, path);
-    const self = await tree.resource(ctx, node);
+    const [self] = await withDead([await tree.resource(ctx, node)], request);
     reply.code(207).type('application/xml; charset=utf-8');
     if (depthHeader === '0' || !self.collection) return reply.send(`${MULTISTATUS_START}${responseXml(self, request)}${MULTISTATUS_END}`);
     // a folder of any size: its members a page at a time, as they are read
     async function* body() {
       yield Buffer.from(`${MULTISTATUS_START}${responseXml(self, request)}`);
       for await (const page of tree.children(ctx, node)) {
-        if (page.length) yield Buffer.from(page.map((r) => responseXml(r, request)).join(''));
+        if (page.length) yield Buffer.from((await withDead(page, request)).map((r) => responseXml(r, request)).join(''));
       }
       yield Buffer.from(MULTISTATUS_END);
     }
@@ -235,7 +255,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     return sendContent(req, reply, content);
   };
 
-  // ---- writing (MKCOL and DELETE now) ---------------------------------------------------
+  // ---- writing ---------------------------------------------------------------------------
 
   const writable = (req: FastifyRequest) => {
     if (req.dav!.scope !== 'readWrite') throw davError(403, READ_ONLY);
@@ -262,6 +282,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     if (parent.kind !== 'item') throw davError(403, path.length === 1 ? '不能在 WebDAV 根目录新建文件夹' : `不能在“${SHARED_FOLDER_NAME}”中直接新建文件夹`);
     if (parent.row.type !== 'folder') throw davError(409, '上级不是文件夹');
     if (parent.area === 'share') throw davError(403, `通过“${SHARED_FOLDER_NAME}”暂不能新建文件夹`);
+    await checkLocks(ctx, await ifState(req, ctx, path), [parent.row]);
     try {
       const created = await folders.createFile(ctx.user, { parentId: String(parent.row.id), name: path[path.length - 1], type: 'folder' });
       await record(req, 'file.create', { ok: true, items: [Number(created.id)] });
@@ -283,10 +304,12 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     const node = await tree.resolve(ctx, path);
     if (node.kind !== 'item' || node.row.parent_id === null) throw davError(403, '根目录不能删除');
     if (node.area === 'share') throw davError(403, `通过“${SHARED_FOLDER_NAME}”暂不能删除`);
+    await checkLocks(ctx, await ifState(req, ctx, path), [{ ...node.row, below: true }, parentOf(node.row)]);
     const items = [node.row.id];
     const before = app.config.oplogRecording ? await describeItems(app.db, items) : new Map();
     try {
       await folders.deleteItems(ctx.user, [String(node.row.id)]);
+      await locks.releaseItem(node.row);
     } catch (err) {
       if (err instanceof AppError) await record(req, 'file.delete', { ok: false, reason: err.message, object: before.get(node.row.id) });
       throw err;
@@ -295,14 +318,383 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     return reply.code(204).send();
   };
 
-  const refused = async (req: FastifyRequest) => {
-    throw davError(403, req.dav!.scope === 'readWrite' ? WRITE_CLOSED : `${WRITE_CLOSED}（${READ_ONLY}）`);
+  /** An item's parent as the lock checks need it (its id and id path), from the item's id path. */
+  const parentOf = (row: { id_path: string }) => {
+    const ids = row.id_path.split('/').filter(Boolean);
+    ids.pop();
+    return ids.length ? { id: Number(ids[ids.length - 1]), id_path: ids.join('/') } : null;
   };
+
+  /**
+   * The If header (RFC 4918 §10.4) of a write: false → 412; and the lock tokens it submits.
+   * A list is true when each condition is: a token that is a live lock covering the list's
+   * resource, an entity tag equal to the resource's (Not reverses).
+   */
+  const ifState = async (req: FastifyRequest, ctx: DavContext, path: string[]): Promise<Set<string>> => {
+    const header = req.headers.if;
+    const tokens = new Set<string>();
+    if (header === undefined) return tokens;
+    let lists;
+    try {
+      lists = parseIf(String(header));
+    } catch (err) {
+      if (err instanceof BadIf) throw davError(400, err.message);
+      throw err;
+    }
+    const states = new Map<string, Promise<{ etag: string | null; tokens: Set<string> }>>();
+    const stateOf = (resource: string | null) => {
+      let target: string[] | null = path;
+      if (resource !== null) {
+        try {
+          target = pathOf(new URL(resource, `http://${req.headers.host ?? 'localhost'}`).pathname);
+        } catch {
+          target = null;
+        }
+      }
+      const key = target ? target.join('/') : '\u0000';
+      if (!states.has(key)) {
+        states.set(
+          key,
+          (async () => {
+            const node = target ? await lookup(ctx, target) : null;
+            if (!node || node.kind !== 'item') return { etag: null, tokens: new Set<string>() };
+            const etag = (await tree.resource(ctx, node)).etag ?? null;
+            return { etag, tokens: new Set((await locks.covering(node.row)).map((l) => l.token)) };
+          })(),
+        );
+      }
+      return states.get(key)!;
+    };
+    let any = false;
+    for (const list of lists) {
+      const state = await stateOf(list.resource);
+      let all = true;
+      for (const c of list.conditions) {
+        if (c.kind === 'token' && !c.not) tokens.add(c.value);
+        const holds = c.kind === 'token' ? state.tokens.has(c.value) : state.etag !== null && state.etag === c.value;
+        if (holds === c.not) all = false;
+      }
+      if (all) any = true;
+    }
+    if (!any) throw davError(412, '请求的条件（If）不满足');
+    return tokens;
+  };
+
+  /**
+   * A write to items (and, with `below`, everything under them): every lock covering them must
+   * be submitted in the If header by the person who took it, else 423.
+   */
+  const checkLocks = async (ctx: DavContext, tokens: Set<string>, rows: ({ id: number; id_path: string; below?: boolean } | null)[]) => {
+    for (const row of rows) {
+      if (!row) continue;
+      for (const l of await locks.covering(row, row.below)) {
+        if (!(tokens.has(l.token) && l.userId === Number(ctx.user.id))) {
+          throw davError(423, `“${decodeURIComponent(l.root.split('/').filter(Boolean).pop() ?? '')}”已被锁定，请先解锁或提供锁令牌`);
+        }
+      }
+    }
+  };
+
+  /** The node at `path`, or null when nothing is there. */
+  const lookup = (ctx: DavContext, path: string[]) =>
+    tree.resolve(ctx, path).catch((err: unknown) => {
+      if (err instanceof AppError && err.statusCode === 404) return null;
+      throw err;
+    });
+
+  /** RFC 9110 §13.1.1/§13.1.2 for a write: If-Match and If-None-Match against the target (null when none). */
+  const preconditions = (req: FastifyRequest, etag: string | null) => {
+    const list = (h: string | string[] | undefined) => (h === undefined ? null : String(h).split(',').map((t) => t.trim().replace(/^W\//, '')));
+    const ifMatch = list(req.headers['if-match']);
+    const ifNoneMatch = list(req.headers['if-none-match']);
+    if (ifMatch && !(etag !== null && (ifMatch.includes('*') || ifMatch.includes(etag)))) throw davError(412, '目标已改变或不存在（If-Match 不满足）');
+    if (ifNoneMatch && etag !== null && (ifNoneMatch.includes('*') || ifNoneMatch.includes(etag))) throw davError(412, '目标已存在（If-None-Match 不满足）');
+  };
+
+  /** A write's actor in the folder `parent`: the person, or through 与我共享 the share's owner when the share allows uploads. */
+  const actorIn = (ctx: DavContext, parent: Extract<DavNode, { kind: 'item' }>): Actor => {
+    const scope = parent.share;
+    if (!scope) return { user: ctx.user, share: null };
+    if (Number(scope.share.level) < LEVEL.edit) throw davError(403, '该分享不允许上传文件');
+    const afterUpload = (item: { id: string; name: string }) => shares.record(scope, 'upload', { id: Number(item.id), name: item.name });
+    return { user: scope.owner, share: scope.share, through: scope.rights, uploader: ctx.user, afterUpload };
+  };
+
+  /**
+   * PUT: the body streamed through the web upload's session, chunks and merge (deduplication,
+   * quota and maximum size before a byte is read, a new master version over an existing file).
+   */
+  const put = async (req: FastifyRequest, reply: FastifyReply) => {
+    writable(req);
+    const { ctx, path } = await contextOf(req);
+    if (path.length < 2) throw davError(path.length ? 405 : 403, '这里不能存放文件', { allow: ALLOW });
+    if (req.headers['content-range'] !== undefined) throw davError(400, '不支持部分写入（Content-Range）');
+    const parent = await tree.resolve(ctx, path.slice(0, -1)).catch((err: unknown) => {
+      if (err instanceof AppError && err.statusCode === 404) throw davError(409, '上级文件夹不存在');
+      throw err;
+    });
+    if (parent.kind === 'root') throw davError(403, '不能在 WebDAV 根目录存放文件');
+    if (parent.kind === 'shares') throw davError(403, `不能在“${SHARED_FOLDER_NAME}”中直接存放文件`);
+    if (parent.row.type !== 'folder') throw davError(409, '上级不是文件夹');
+    const target = await lookup(ctx, path);
+    if (target && (target.kind !== 'item' || target.row.type === 'folder')) throw davError(405, '同名的文件夹已存在，不能写入', { allow: ALLOW });
+    preconditions(req, target ? ((await tree.resource(ctx, target)).etag ?? null) : null);
+    await checkLocks(ctx, await ifState(req, ctx, path), [target?.kind === 'item' ? target.row : parent.row]);
+    const declared = req.headers['content-length'] ?? req.headers['x-expected-entity-length'];
+    const size = declared === undefined ? NaN : Number(declared);
+    if (!Number.isSafeInteger(size) || size < 0) throw davError(411, '请在请求头中给出内容长度（Content-Length）');
+    const actor = actorIn(ctx, parent);
+    const name = path[path.length - 1];
+    let item;
+    try {
+      item = await uploads.receiveWhole(actor, String(parent.row.id), name, size, req.raw);
+    } catch (err) {
+      if (err instanceof AppError) {
+        await record(req, 'file.upload', { ok: false, reason: err.message, object: { type: 'file', id: target ? String(target.row.id) : '', name } });
+        // RFC 4918 §9.7.1 and §11.5: a full personal space is 507
+        if (err.code === 41301) throw davError(507, err.message);
+        if (err.statusCode === 409 && !target) throw davError(409, err.message);
+      }
+      throw err;
+    }
+    await record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: target ? { newVersion: true } : undefined });
+    const stored = await lookup(ctx, [...path.slice(0, -1), item.name]);
+    const etag = stored ? (await tree.resource(ctx, stored)).etag : undefined;
+    if (etag) reply.header('etag', etag);
+    if (target) return reply.code(204).send();
+    reply.header('location', hrefOf([...(parent.path), item.name], false));
+    return reply.code(201).type('text/plain; charset=utf-8').send('已上传\n');
+  };
+
+  /**
+   * COPY and MOVE through FoldersService.transfer (the web's rights, name rules, descendants'
+   * paths, quotas, across 个人文件 and 企业文件). Over an existing target (Overwrite: T): a file
+   * over a file becomes its new master version (the web's 新版本, so that a save by "write a
+   * temporary file, then MOVE it over" keeps the history); anything else sends the old target
+   * to the recycle bin first (the web's 覆盖).
+   */
+  const copyMove = async (req: FastifyRequest, reply: FastifyReply, mode: 'copy' | 'move') => {
+    writable(req);
+    const { ctx, path } = await contextOf(req);
+    const depth = String(req.headers.depth ?? 'infinity').trim().toLowerCase();
+    if (depth !== 'infinity' && !(mode === 'copy' && depth === '0')) throw davError(400, mode === 'move' ? '移动只能使用 Depth: infinity' : '复制只能使用 Depth: 0 或 infinity');
+    const overwriteHeader = String(req.headers.overwrite ?? 'T').trim().toUpperCase();
+    if (overwriteHeader !== 'T' && overwriteHeader !== 'F') throw davError(400, 'Overwrite 只能是 T 或 F');
+    const destination = req.headers.destination;
+    if (typeof destination !== 'string' || !destination) throw davError(400, '缺少目标地址（Destination）');
+    let destPath: string[] | null;
+    try {
+      const url = new URL(destination, `http://${req.headers.host ?? 'localhost'}`);
+      destPath = pathOf(url.pathname);
+    } catch {
+      destPath = null;
+    }
+    if (!destPath) throw davError(502, '目标地址不在本服务器的 WebDAV 中');
+    const source = await tree.resolve(ctx, path);
+    if (source.kind !== 'item' || source.row.parent_id === null) throw davError(403, mode === 'move' ? '根目录不能移动' : '根目录不能复制');
+    if (source.area === 'share') throw davError(403, `通过“${SHARED_FOLDER_NAME}”暂不能复制或移动`);
+    if (destPath.length < 2) throw davError(403, '不能复制或移动到这里');
+    const parent = await tree.resolve(ctx, destPath.slice(0, -1)).catch((err: unknown) => {
+      if (err instanceof AppError && err.statusCode === 404) throw davError(409, '目标的上级文件夹不存在');
+      throw err;
+    });
+    if (parent.kind !== 'item') throw davError(403, '不能复制或移动到这里');
+    if (parent.area === 'share') throw davError(403, `暂不能复制或移动到“${SHARED_FOLDER_NAME}”中`);
+    if (parent.row.type !== 'folder') throw davError(409, '目标的上级不是文件夹');
+    const name = destPath[destPath.length - 1];
+    let existing = await lookup(ctx, destPath);
+    if (existing?.kind === 'item' && existing.row.id === source.row.id) {
+      // the same item: only a MOVE that changes the name's case does anything
+      if (mode === 'copy' || existing.row.name === name) throw davError(403, '源与目标相同');
+      existing = null;
+    }
+    if (existing && overwriteHeader === 'F') throw davError(412, '目标已存在（Overwrite: F）');
+    await checkLocks(ctx, await ifState(req, ctx, path), [
+      existing?.kind === 'item' ? { ...existing.row, below: true } : parent.row,
+      ...(mode === 'move' ? [{ ...source.row, below: true }, parentOf(source.row)] : []),
+    ]);
+    const target = existing?.kind === 'item' ? existing : null;
+    const action: OplogAction = mode === 'move' ? 'file.move' : 'file.copy';
+    const before = app.config.oplogRecording ? await describeItems(app.db, [source.row.id]) : new Map();
+    let made: number[];
+    try {
+      if (mode === 'copy' && source.row.type === 'folder' && depth === '0') {
+        // Depth 0: the collection alone, without its members
+        if (target) await folders.deleteItems(ctx.user, [String(target.row.id)]);
+        const created = await folders.createFile(ctx.user, { parentId: String(parent.row.id), name, type: 'folder' });
+        made = [Number(created.id)];
+      } else {
+        const strategy = target ? (target.row.type === 'file' && source.row.type === 'file' ? 0 : 1) : null;
+        const result = await folders.transfer(ctx.user, { ids: [String(source.row.id)], targetId: String(parent.row.id), strategy }, mode, { name });
+        if (result.conflictType) throw davError(412, '目标位置已有同名的文件或文件夹');
+        made = result.items.map((i) => Number(i.id));
+      }
+    } catch (err) {
+      if (err instanceof AppError) {
+        await record(req, action, { ok: false, reason: err.message, object: before.get(source.row.id) });
+        if (err.code === 41301) throw davError(507, err.message);
+        if (err.code === 40002) throw davError(403, err.message);
+      }
+      throw err;
+    }
+    if (mode === 'copy' && made.length === 1) await props.copy(source.row.id, made[0]).catch(() => undefined);
+    // a lock does not go with its item (RFC 4918 §9.9.4)
+    if (mode === 'move') {
+      // its new id path (the items below it moved too); gone when it became a new version
+      const moved = await findLiveItem(app.db, source.row.id);
+      if (moved) await locks.releaseItem(moved).catch(() => undefined);
+    }
+    await record(req, action, { ok: true, items: made, detail: { from: path.join('/'), to: destPath.join('/'), ...(target ? { replaced: true } : {}) } });
+    if (target) return reply.code(204).send();
+    return reply.code(201).type('text/plain; charset=utf-8').send(mode === 'move' ? '已移动\n' : '已复制\n');
+  };
+
+  /** PROPPATCH (RFC 4918 §9.2): dead properties set and removed in order, all or none; DAV: properties are protected (403, the others 424). */
+  const proppatch = async (req: FastifyRequest, reply: FastifyReply) => {
+    writable(req);
+    let ops: PatchOp[];
+    try {
+      const root = parseXml(await readBody(req, BODY_LIMIT));
+      if (root.ns !== DAV_NS || root.name !== 'propertyupdate') throw new XmlError('请求体应为 DAV:propertyupdate');
+      ops = [];
+      for (const step of root.children) {
+        if (step.ns !== DAV_NS || (step.name !== 'set' && step.name !== 'remove')) continue;
+        for (const prop of step.children.filter((c) => c.ns === DAV_NS && c.name === 'prop')) {
+          for (const p of prop.children) {
+            ops.push(step.name === 'set' ? { kind: 'set', ns: p.ns, name: p.name, value: contentXml(p) } : { kind: 'remove', ns: p.ns, name: p.name });
+          }
+        }
+      }
+    } catch (err) {
+      if (err instanceof XmlError) throw davError(400, `PROPPATCH 请求体无效：${err.message}`);
+      throw err;
+    }
+    const { ctx, path } = await contextOf(req);
+    const node = await tree.resolve(ctx, path);
+    if (node.kind !== 'item') throw davError(403, '这里的属性不能修改');
+    await node.rights.ensure([node.row]);
+    if (!node.rights.can(node.row, LEVEL.edit)) throw davError(403, '您没有修改该文件或文件夹的权限');
+    await checkLocks(ctx, await ifState(req, ctx, path), [node.row]);
+    const refusedOps = ops.filter((o) => isProtected(o.ns));
+    if (!refusedOps.length) await props.patch(node.row.id, ops);
+    const names = (list: PatchOp[]) => list.map((o, n) => element(o, null, n)).join('');
+    const href = (await tree.resource(ctx, node)).href;
+    let body = `${MULTISTATUS_START}<D:response><D:href>${escapeXml(href)}</D:href>`;
+    if (refusedOps.length) {
+      const others = ops.filter((o) => !isProtected(o.ns));
+      body += `<D:propstat><D:prop>${names(refusedOps)}</D:prop>${statusLine(403)}<D:error><D:cannot-modify-protected-property/></D:error></D:propstat>`;
+      if (others.length) body += `<D:propstat><D:prop>${names(others)}</D:prop>${statusLine(424)}</D:propstat>`;
+    } else {
+      body += `<D:propstat><D:prop>${names(ops)}</D:prop>${statusLine(200)}</D:propstat>`;
+    }
+    body += `</D:response>${MULTISTATUS_END}`;
+    return reply.code(207).type('application/xml; charset=utf-8').send(body);
+  };
+
+  const lockAnswer = (reply: FastifyReply, l: ActiveLock, status: number) =>
+    reply
+      .code(status)
+      .header('lock-token', `<${l.token}>`)
+      .type('application/xml; charset=utf-8')
+      .send(`<?xml version="1.0" encoding="utf-8"?>\n<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLockXml(l)}</D:lockdiscovery></D:prop>\n`);
+
+  /** LOCK (RFC 4918 §9.10): a new exclusive or shared write lock, or a refresh (no body, the token in If). */
+  const lock = async (req: FastifyRequest, reply: FastifyReply) => {
+    writable(req);
+    const text = await readBody(req, BODY_LIMIT);
+    const { ctx, path } = await contextOf(req);
+    const timeout = timeoutOf(req.headers.timeout === undefined ? undefined : String(req.headers.timeout));
+    if (!text.trim()) {
+      const tokens = await ifState(req, ctx, path);
+      const node = await tree.resolve(ctx, path);
+      if (node.kind !== 'item') throw davError(412, '没有可刷新的锁');
+      const held = (await locks.covering(node.row)).find((l) => tokens.has(l.token) && l.userId === Number(ctx.user.id));
+      if (!held) throw davError(412, '没有可刷新的锁（If 中应有该锁的令牌）');
+      const refreshed = await locks.refresh(held.token, timeout);
+      if (!refreshed) throw davError(412, '锁已失效');
+      return lockAnswer(reply, refreshed, 200);
+    }
+    let scope: 'exclusive' | 'shared';
+    let owner = '';
+    try {
+      const root = parseXml(text);
+      if (root.ns !== DAV_NS || root.name !== 'lockinfo') throw new XmlError('请求体应为 DAV:lockinfo');
+      const child = (name: string) => root.children.find((c) => c.ns === DAV_NS && c.name === name);
+      const scopeEl = child('lockscope')?.children.find((c) => c.ns === DAV_NS);
+      if (!scopeEl || (scopeEl.name !== 'exclusive' && scopeEl.name !== 'shared')) throw new XmlError('lockscope 应为 exclusive 或 shared');
+      scope = scopeEl.name;
+      if (!child('locktype')?.children.some((c) => c.ns === DAV_NS && c.name === 'write')) throw new XmlError('locktype 应为 write');
+      const ownerEl = child('owner');
+      if (ownerEl) owner = contentXml(ownerEl);
+    } catch (err) {
+      if (err instanceof XmlError) throw davError(400, `LOCK 请求体无效：${err.message}`);
+      throw err;
+    }
+    const depthHeader = String(req.headers.depth ?? 'infinity').trim().toLowerCase();
+    if (depthHeader !== '0' && depthHeader !== 'infinity') throw davError(400, '锁定只能使用 Depth: 0 或 infinity');
+    const tokens = await ifState(req, ctx, path);
+    let node = await lookup(ctx, path);
+    let created = false;
+    if (!node) {
+      // RFC 4918 §7.3: a LOCK of an unmapped URL makes an empty file
+      if (path.length < 2) throw davError(403, '这里不能锁定');
+      const parent = await tree.resolve(ctx, path.slice(0, -1)).catch((err: unknown) => {
+        if (err instanceof AppError && err.statusCode === 404) throw davError(409, '上级文件夹不存在');
+        throw err;
+      });
+      if (parent.kind !== 'item') throw davError(403, '这里不能锁定');
+      if (parent.row.type !== 'folder') throw davError(409, '上级不是文件夹');
+      await checkLocks(ctx, tokens, [parent.row]);
+      const item = await uploads.receiveWhole(actorIn(ctx, parent), String(parent.row.id), path[path.length - 1], 0, Readable.from([]));
+      await record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: { lock: true } });
+      node = await tree.resolve(ctx, [...path.slice(0, -1), item.name]);
+      created = true;
+    }
+    if (node.kind !== 'item') throw davError(403, '这里不能锁定');
+    await node.rights.ensure([node.row]);
+    if (!node.rights.can(node.row, LEVEL.edit)) throw davError(403, '您没有锁定该文件或文件夹的权限');
+    const made = await locks.take(node.row, {
+      userId: Number(ctx.user.id),
+      scope,
+      depth: depthHeader === '0' ? 0 : -1,
+      owner,
+      timeoutSeconds: timeout,
+      root: hrefOf(node.path, node.row.type === 'folder'),
+    });
+    if (!made) {
+      return reply
+        .code(423)
+        .type('application/xml; charset=utf-8')
+        .send('<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:no-conflicting-lock/></D:error>\n');
+    }
+    return lockAnswer(reply, made, created ? 201 : 200);
+  };
+
+  /** UNLOCK (RFC 4918 §9.11): the lock named by Lock-Token, when it covers the resource and is the person's. */
+  const unlock = async (req: FastifyRequest, reply: FastifyReply) => {
+    writable(req);
+    const token = /^\s*<([^>]+)>\s*$/.exec(String(req.headers['lock-token'] ?? ''))?.[1];
+    if (!token) throw davError(400, '缺少锁令牌（Lock-Token）');
+    const { ctx, path } = await contextOf(req);
+    const node = await tree.resolve(ctx, path);
+    if (node.kind !== 'item') throw davError(409, '该锁不属于这里');
+    const held = (await locks.covering(node.row)).find((l) => l.token === token);
+    if (!held) {
+      return reply
+        .code(409)
+        .type('application/xml; charset=utf-8')
+        .send('<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:lock-token-matches-request-uri/></D:error>\n');
+    }
+    if (held.userId !== Number(ctx.user.id)) throw davError(403, '只能解除自己的锁');
+    await locks.release(token);
+    return reply.code(204).send();
+  };
+
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     switch (req.method) {
       case 'OPTIONS':
-        reply.header('dav', '1');
+        reply.header('dav', '1, 2');
         reply.header('ms-author-via', 'DAV');
         reply.header('allow', ALLOW);
         return reply.code(200).send();
@@ -316,12 +708,17 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       case 'DELETE':
         return remove(req, reply);
       case 'PUT':
+        return put(req, reply);
       case 'COPY':
+        return copyMove(req, reply, 'copy');
       case 'MOVE':
+        return copyMove(req, reply, 'move');
       case 'PROPPATCH':
+        return proppatch(req, reply);
       case 'LOCK':
+        return lock(req, reply);
       case 'UNLOCK':
-        return refused(req);
+        return unlock(req, reply);
       default:
         throw davError(405, '不支持该请求方法', { allow: ALLOW });
     }

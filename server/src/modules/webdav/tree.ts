@@ -260,7 +260,7 @@ export class DavTree {
   private itemResource(path: string[], row: ItemRow, master?: { md5: string | null; size: number; created_at: number }, quota?: { used: number; available: number }): DavResource {
     const displayName = path[path.length - 1];
     if (row.type === 'folder') {
-      return { href: hrefOf(path, true), collection: true, displayName, lastModified: Number(row.updated_at), created: Number(row.created_at), quota };
+      return { href: hrefOf(path, true), collection: true, displayName, lastModified: Number(row.updated_at), created: Number(row.created_at), quota, itemId: row.id, idPath: row.id_path };
     }
     const size = master ? master.size : Number(row.size);
     return {
@@ -273,6 +273,8 @@ export class DavTree {
       etag: `"${master?.md5 ?? EMPTY_MD5}-${size}"`,
       lastModified: master ? Math.max(Number(row.updated_at), master.created_at) : Number(row.updated_at),
       created: Number(row.created_at),
+      itemId: row.id,
+      idPath: row.id_path,
     };
   }
 }
