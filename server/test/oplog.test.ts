@@ -312,6 +312,18 @@ describe.each(databaseKinds())('operation log (%s)', (kind) => {
     expect(pruned.data[0].detail).toMatchObject({ removed: 3, retentionDays: 180 });
   });
 
+  test('fifty actions at once are each recorded once (written together) and the chain holds', async () => {
+    const u = await person('并发者');
+    const root = await personalRoot(u.token);
+    const names = Array.from({ length: 50 }, (_, i) => `并发-${i}`);
+    await Promise.all(names.map((name) => makeFolder(app(), u.token, root, name)));
+    const page = await logs(adminToken, { userId: u.userId, action: 'file.create' });
+    expect(page.data.map((r: any) => r.objectName).sort()).toEqual([...names].sort());
+    await app().services.oplog.seal();
+    const check = await ok(app(), 'GET', '/api/Admin/OperationLogs/Verify', { token: adminToken });
+    expect(check).toMatchObject({ ok: true, pending: 0 });
+  });
+
   test('文件动态: people who manage a folder see what was done to it and inside it; others get 403', async () => {
     const owner = await person('所有者');
     const root = await personalRoot(owner.token);

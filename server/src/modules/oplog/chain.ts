@@ -4,7 +4,7 @@
 // and a row committed late (a long transaction) simply takes a later position. Altering,
 // removing or inserting a sealed row breaks the chain at that row; `verifyChain` says where.
 import crypto from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OperationLogsTable } from '../../db/types';
 import { canonicalJson } from '../../lib/canonical-json';
 
@@ -46,11 +46,20 @@ export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<n
     if (!rows.length) return 0;
     let seq = Number(head.seq);
     let prev = head.hash;
+    const sealed: { id: number; seq: number; prev: string; hash: string }[] = [];
     for (const r of rows) {
       seq += 1;
       const hash = oplogHash(r, seq, prev);
-      await trx.updateTable('operation_logs').set({ seq, prev_hash: prev, hash }).where('id', '=', r.id).execute();
+      sealed.push({ id: Number(r.id), seq, prev, hash });
       prev = hash;
+    }
+    // one statement per 500 rows (both databases know WITH … UPDATE … FROM)
+    for (let i = 0; i < sealed.length; i += 500) {
+      const values = sql.join(
+        sealed.slice(i, i + 500).map((x) => sql`(cast(${x.id} as bigint), cast(${x.seq} as bigint), ${x.prev}, ${x.hash})`),
+      );
+      await sql`with v(id, seq, prev, hash) as (values ${values})
+        update operation_logs set seq = v.seq, prev_hash = v.prev, hash = v.hash from v where operation_logs.id = v.id`.execute(trx);
     }
     await trx.updateTable('operation_log_head').set({ seq, hash: prev }).where('id', '=', 1).execute();
     return rows.length;

@@ -88,6 +88,37 @@ export async function describeItems(db: Kysely<Database>, ids: number[]): Promis
   return out;
 }
 
+/**
+ * describeItems for many requests at once: the ids asked for while a read is under way are read
+ * together in the next query (the log's reads then cost one statement however many requests ask).
+ */
+export function batchedDescriber(db: Kysely<Database>): (ids: number[]) => Promise<Map<number, OplogObject>> {
+  let waiting: { ids: number[]; resolve: (m: Map<number, OplogObject>) => void; reject: (err: unknown) => void }[] = [];
+  let running = false;
+  const run = async () => {
+    while (waiting.length) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const all = await describeItems(db, [...new Set(batch.flatMap((b) => b.ids))]);
+        for (const b of batch) b.resolve(new Map(b.ids.filter((id) => all.has(id)).map((id) => [id, all.get(id)!])));
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    running = false;
+  };
+  // read at once when no read is under way; else together with the others in the next one
+  return (ids) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ ids, resolve, reject });
+      if (!running) {
+        running = true;
+        void run();
+      }
+    });
+}
+
 function parsed(payload: unknown): { result?: unknown; message?: string } | null {
   if (typeof payload !== 'string' || payload.length > 2_000_000 || payload[0] !== '{') return null;
   try {
@@ -134,6 +165,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
   app.decorateRequest('oplogBefore', null);
   app.decorateRequest('oplogItems', null);
   const log = app.services.oplog;
+  const describe = batchedDescriber(app.db);
   // OPLOG_RECORDING=off: only to measure what recording costs (bench figure 10)
   const recording = app.config.oplogRecording;
   if (!recording) app.log.warn('云文档操作日志已关闭（OPLOG_RECORDING=off），只应在测量记录开销时这样设置');
@@ -147,7 +179,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
     if (!recording || !route?.items) return;
     const ids = idsOf(await route.items(req));
     req.oplogItems = ids;
-    if (ids.length) req.oplogBefore = await describeItems(app.db, ids);
+    if (ids.length) req.oplogBefore = await describe(ids);
   });
 
   app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
@@ -180,7 +212,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
       const named = req.oplogItems ?? (route.items ? idsOf(await Promise.resolve(route.items(req)).catch(() => null)) : []);
       for (const id of named) objects.push(before.get(id) ?? { type: 'item', id: String(id), name: '' });
       const after = [...idsOf(note.items), ...(ok && route.resultItems ? idsOf(route.resultItems(body?.result)) : [])];
-      if (after.length) for (const o of (await describeItems(app.db, after)).values()) objects.push(o);
+      if (after.length) for (const o of (await describe(after)).values()) objects.push(o);
       const base: Omit<OplogEntry, 'object'> = {
         userId: user?.id ?? null,
         userName: user?.userName ?? note.userName ?? '',

@@ -80,9 +80,42 @@ export class OperationLog {
     if (!(retentionDays >= MIN_RETENTION_DAYS)) throw new Error(`操作日志至少保留 ${MIN_RETENTION_DAYS} 天`);
   }
 
-  /** Appends records; inside the caller's transaction when `db` is one. */
+  /** Records waiting for the next write, with the requests that wait for it. */
+  private queue: { entries: OplogEntry[]; done: (err?: unknown) => void }[] = [];
+  private flushing = false;
+
+  /**
+   * Appends records; inside the caller's transaction when `db` is one. Otherwise they are written
+   * at once, and the records of the requests that ask while a write is under way are written
+   * together in the next statement (a group commit); each caller's promise settles when theirs
+   * are committed.
+   */
   record(entries: OplogEntry | readonly OplogEntry[], db: Kysely<Database> = this.db): Promise<void> {
-    return appendEntries(db, Array.isArray(entries) ? entries : [entries as OplogEntry]);
+    const list = Array.isArray(entries) ? [...entries] : [entries as OplogEntry];
+    if (db !== this.db) return appendEntries(db, list);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ entries: list, done: (err) => (err === undefined ? resolve() : reject(err)) });
+      // written at once when nothing is being written; else with the next batch
+      if (!this.flushing) {
+        this.flushing = true;
+        void this.flush();
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, 200);
+      const now = Date.now();
+      try {
+        const all = batch.flatMap((b) => b.entries);
+        for (let i = 0; i < all.length; i += 500) await appendEntries(this.db, all.slice(i, i + 500), now);
+        for (const b of batch) b.done();
+      } catch (err) {
+        for (const b of batch) b.done(err);
+      }
+    }
+    this.flushing = false;
   }
 
   // ---- sealing and retention ----
