@@ -36,13 +36,16 @@ export function oplogHash(r: Omit<Row, 'id' | 'hash'>, seq: number, prev: string
   return crypto.createHash('sha256').update(`${prev}\n${content}`).digest('hex');
 }
 
-/** Seals up to `limit` unsealed rows, oldest id first; how many. */
+/**
+ * Seals up to `limit` unsealed rows, oldest id first; how many. The rows and the head are read,
+ * and the hashes computed, outside any transaction; the write is one short transaction that moves
+ * the head only if it is still where it was read (another sealer, on any instance, may have gone
+ * first: then it reads again). So the database is held only for the writes, never while hashing.
+ */
 export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    // the head's row lock orders the sealers of every instance (a no-op update both databases lock)
-    await trx.updateTable('operation_log_head').set((eb) => ({ seq: eb.ref('seq') })).where('id', '=', 1).execute();
-    const head = await trx.selectFrom('operation_log_head').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-    const rows = await trx.selectFrom('operation_logs').selectAll().where('seq', 'is', null).orderBy('id').limit(limit).execute();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const head = await db.selectFrom('operation_log_head').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const rows = await db.selectFrom('operation_logs').selectAll().where('seq', 'is', null).orderBy('id').limit(limit).execute();
     if (!rows.length) return 0;
     let seq = Number(head.seq);
     let prev = head.hash;
@@ -53,17 +56,29 @@ export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<n
       sealed.push({ id: Number(r.id), seq, prev, hash });
       prev = hash;
     }
-    // one statement per 500 rows (both databases know WITH … UPDATE … FROM)
-    for (let i = 0; i < sealed.length; i += 500) {
-      const values = sql.join(
-        sealed.slice(i, i + 500).map((x) => sql`(cast(${x.id} as bigint), cast(${x.seq} as bigint), ${x.prev}, ${x.hash})`),
-      );
-      await sql`with v(id, seq, prev, hash) as (values ${values})
-        update operation_logs set seq = v.seq, prev_hash = v.prev, hash = v.hash from v where operation_logs.id = v.id`.execute(trx);
-    }
-    await trx.updateTable('operation_log_head').set({ seq, hash: prev }).where('id', '=', 1).execute();
-    return rows.length;
-  });
+    const done = await db.transaction().execute(async (trx) => {
+      // the head's row lock orders the sealers of every instance; it moves only from where it was read
+      const moved = await trx
+        .updateTable('operation_log_head')
+        .set({ seq, hash: prev })
+        .where('id', '=', 1)
+        .where('seq', '=', Number(head.seq))
+        .where('hash', '=', head.hash)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return false;
+      // one statement per 500 rows (both databases know WITH … UPDATE … FROM)
+      for (let i = 0; i < sealed.length; i += 500) {
+        const values = sql.join(
+          sealed.slice(i, i + 500).map((x) => sql`(cast(${x.id} as bigint), cast(${x.seq} as bigint), ${x.prev}, ${x.hash})`),
+        );
+        await sql`with v(id, seq, prev, hash) as (values ${values})
+          update operation_logs set seq = v.seq, prev_hash = v.prev, hash = v.hash from v where operation_logs.id = v.id`.execute(trx);
+      }
+      return true;
+    });
+    if (done) return rows.length;
+  }
+  return 0;
 }
 
 export interface OplogChainCheck {

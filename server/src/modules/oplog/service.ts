@@ -22,6 +22,8 @@ export const MIN_RETENTION_DAYS = 180;
 export const COUNT_CAP = 10_000;
 const DAY = 86_400_000;
 const PRUNE_LEASE = 'oplog-prune';
+/** How often each instance seals what was appended. */
+const SEAL_EVERY_MS = 1000;
 
 export interface OplogRecord {
   id: string;
@@ -158,7 +160,7 @@ export class OperationLog {
   }
 
   /** Seals every `intervalMs` (and prunes once a day on one instance) until stop(). */
-  start(intervalMs = 1000): void {
+  start(intervalMs = SEAL_EVERY_MS): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
       if (this.running) return;
