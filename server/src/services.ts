@@ -165,7 +165,7 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   shares.afterShare = () => dispatcher.nudge();
   const passwordExpiry = new PasswordExpiryNotices(db, new JobLeases(db), () => settings.passwordPolicy(), formatTime);
   const announcements = new AnnouncementsService(db, formatTime, () => dispatcher.nudge());
-  const oplog = new OperationLog(db, new JobLeases(db), formatTime, config.tzName, config.oplogRetentionDays);
+  const oplog = new OperationLog(db, new JobLeases(db), formatTime, config.tzName, config.oplogRetentionDays, config.oplogRecording);
   return {
     objects,
     instances,

@@ -10,6 +10,7 @@
 // such channel.
 import crypto from 'node:crypto';
 import { call, createUser, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
+import { defineOneStepFlow, startRequest } from './support/workflow';
 import { makeFolder } from './support/content';
 import { fakeDingTalk, type FakeContacts } from './support/dingtalk-fake';
 import { CONFIRM_AFTER_MS, MAX_ATTEMPTS, retryBackoffMs } from '../src/modules/notice-delivery/sender';
@@ -77,23 +78,8 @@ describe.each(databaseKinds())('DingTalk 工作通知 (%s)', (kind) => {
   }
   type Person = Awaited<ReturnType<typeof person>>;
 
-  async function define(approvers: Person[]) {
-    const body = {
-      name: `钉钉流程-${crypto.randomUUID().slice(0, 6)}`,
-      category: '行政',
-      description: '',
-      enabled: true,
-      fields: [{ key: 'reason', label: '事由', type: 'textarea', required: true }],
-      allowFiles: false,
-      steps: [{ name: '审批', mode: 'any', approvers: approvers.map((a) => ({ type: 'user', id: a.userId })) }],
-      cc: [],
-      revoke: 'processing',
-    };
-    return (await ok(app(), 'POST', '/api/Workflow/Definitions', { token: adminToken, body })).id as string;
-  }
-  async function start(initiator: Person, definitionId: string, title: string, on: App = app()): Promise<string> {
-    return (await ok(on, 'POST', '/api/Workflow/Instances', { token: initiator.token, body: { definitionId, title, form: { reason: '出差' }, fileIds: [] } })).instanceId;
-  }
+  const define = (approvers: Person[]) => defineOneStepFlow(app(), adminToken, approvers.map((a) => a.userId), '钉钉流程');
+  const start = (initiator: Person, definitionId: string, title: string, on: App = app()) => startRequest(on, initiator.token, definitionId, title);
   async function share(owner: Person, names: string[], targets: Person[]) {
     const root = (await ok(app(), 'GET', '/api/User/Folders/Personal/RootFolders', { token: owner.token }))[0].id;
     for (const name of names) {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { createUser, databaseKinds, login, ok, startServer, type TestServer } from './support/harness';
+import { defineOneStepFlow, startRequest } from './support/workflow';
 
 const PYTHON = '/usr/bin/python3';
 /** Debian's python3-aiosmtpd (.ci/run installs it); without it this suite is skipped and says so. */
@@ -91,16 +92,9 @@ async function startAiosmtpd() {
     const approver = await createUser(app, adminToken, { nickName: `审批人${tag}` });
     await ok(app, 'PUT', `/api/Admin/Users/${approver.userId}`, { token: adminToken, body: { email: `approver-${tag}@example.com` } });
     const initiator = await createUser(app, adminToken, { nickName: `申请人${tag}` });
-    const definition = await ok(app, 'POST', '/api/Workflow/Definitions', {
-      token: adminToken,
-      body: {
-        name: `报销-${tag}`, category: '财务', description: '', enabled: true,
-        fields: [{ key: 'reason', label: '事由', type: 'textarea', required: true }], allowFiles: false,
-        steps: [{ name: '主管', mode: 'sequential', approvers: [{ type: 'user', id: approver.userId }] }], cc: [], revoke: 'processing',
-      },
-    });
+    const definitionId = await defineOneStepFlow(app, adminToken, [approver.userId], `报销-${tag}`);
     const session = await login(app, initiator.userName, initiator.password);
-    const started = await ok(app, 'POST', '/api/Workflow/Instances', { token: session.token, body: { definitionId: definition.id, title: `差旅报销-${tag}`, form: { reason: '出差' }, fileIds: [] } });
+    const instanceId = await startRequest(app, session.token, definitionId, `差旅报销-${tag}`);
     await app.services.dispatcher.runOnce();
     await app.services.noticeMailer.runOnce();
 
@@ -110,7 +104,7 @@ async function startAiosmtpd() {
     const waiting = mails.find((m) => (m.subject ?? '').includes(`差旅报销-${tag}`));
     expect(waiting).toBeTruthy();
     expect(waiting!.to && 'text' in waiting!.to ? waiting!.to.text : '').toContain(`approver-${tag}@example.com`);
-    expect(waiting!.text).toContain(`https://docs.example.com/workflow/informationDetails?id=${started.instanceId}`);
+    expect(waiting!.text).toContain(`https://docs.example.com/workflow/informationDetails?id=${instanceId}`);
     expect(waiting!.text).toContain(`申请人${tag}`);
   });
 });

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { call, createUser, databaseKinds, login, ok, startServer, type TestServer, type TestUser } from './support/harness';
+import { defineOneStepFlow, startRequest } from './support/workflow';
 import { makeFolder } from './support/content';
 import { CLAIM_TTL_MS, digestTime, MAX_ATTEMPTS, retryBackoffMs } from '../src/modules/notice-delivery/sender';
 import { DIGEST_LIMIT, digestMail } from '../src/modules/notice-delivery/templates';
@@ -146,23 +147,8 @@ describe.each(databaseKinds())('notice mails (%s)', (kind) => {
     const session = await login(app(), u.userName, u.password);
     return { ...u, token: session.token, jwtId: session.jwtId, email };
   }
-  async function define(approvers: TestUser[]) {
-    const body = {
-      name: `邮件流程-${crypto.randomUUID().slice(0, 6)}`,
-      category: '行政',
-      description: '',
-      enabled: true,
-      fields: [{ key: 'reason', label: '事由', type: 'textarea', required: true }],
-      allowFiles: false,
-      steps: [{ name: '审批', mode: 'any', approvers: approvers.map((a) => ({ type: 'user', id: a.userId })) }],
-      cc: [],
-      revoke: 'processing',
-    };
-    return (await ok(app(), 'POST', '/api/Workflow/Definitions', { token: adminToken, body })).id as string;
-  }
-  async function start(initiator: TestUser, definitionId: string, title: string): Promise<string> {
-    return (await ok(app(), 'POST', '/api/Workflow/Instances', { token: initiator.token, body: { definitionId, title, form: { reason: '出差' }, fileIds: [] } })).instanceId;
-  }
+  const define = (approvers: TestUser[]) => defineOneStepFlow(app(), adminToken, approvers.map((a) => a.userId), '邮件流程');
+  const start = (initiator: TestUser, definitionId: string, title: string) => startRequest(app(), initiator.token, definitionId, title);
   const notices = (u: TestUser) => ok(app(), 'GET', '/api/Notices', { token: u.token, query: { page: 1, pageSize: 50 } });
   const deliveriesOf = (u: TestUser) =>
     app()

@@ -119,6 +119,36 @@ export function batchedDescriber(db: Kysely<Database>): (ids: number[]) => Promi
     });
 }
 
+/** What a request's records carry besides the object: who, from where, with what, and how it ended. */
+export interface RequestOutcome {
+  action: OplogAction;
+  user: { id: number; userName: string } | null;
+  /** the user name typed, when nobody is known (a failed sign-in) */
+  userName?: string;
+  onBehalf?: { id: number; name: string };
+  ok: boolean;
+  reason?: string;
+  detail?: Record<string, unknown>;
+}
+
+/** The records of a request: one per object it acted on, or one without an object. */
+export function requestEntries(req: FastifyRequest, o: RequestOutcome, objects: readonly OplogObject[]): OplogEntry[] {
+  const base: OplogEntry = {
+    userId: o.user?.id ?? null,
+    userName: o.user?.userName ?? o.userName ?? '',
+    onBehalfId: o.onBehalf?.id ?? null,
+    onBehalfName: o.onBehalf?.name ?? '',
+    ip: req.ip,
+    userAgent: String(req.headers['user-agent'] ?? ''),
+    action: o.action,
+    result: o.ok ? 'ok' : 'fail',
+    reason: o.ok ? '' : (o.reason ?? ''),
+    requestId: String(req.id),
+    detail: o.detail ?? {},
+  };
+  return objects.length ? objects.map((object) => ({ ...base, object })) : [base];
+}
+
 function parsed(payload: unknown): { result?: unknown; message?: string } | null {
   if (typeof payload !== 'string' || payload.length > 2_000_000 || payload[0] !== '{') return null;
   try {
@@ -167,7 +197,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
   const log = app.services.oplog;
   const describe = batchedDescriber(app.db);
   // OPLOG_RECORDING=off: only to measure what recording costs (bench figure 10)
-  const recording = app.config.oplogRecording;
+  const recording = log.recording;
   if (!recording) app.log.warn('云文档操作日志已关闭（OPLOG_RECORDING=off），只应在测量记录开销时这样设置');
 
   app.addHook('onRequest', async (req) => {
@@ -213,20 +243,21 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
       for (const id of named) objects.push(before.get(id) ?? { type: 'item', id: String(id), name: '' });
       const after = [...idsOf(note.items), ...(ok && route.resultItems ? idsOf(route.resultItems(body?.result)) : [])];
       if (after.length) for (const o of (await describe(after)).values()) objects.push(o);
-      const base: Omit<OplogEntry, 'object'> = {
-        userId: user?.id ?? null,
-        userName: user?.userName ?? note.userName ?? '',
-        onBehalfId: note.onBehalf?.id ?? null,
-        onBehalfName: note.onBehalf?.name ?? '',
-        ip: req.ip,
-        userAgent: String(req.headers['user-agent'] ?? ''),
-        action,
-        result: ok ? 'ok' : 'fail',
-        reason: ok ? '' : (body?.message ?? `HTTP ${status}`),
-        requestId: String(req.id),
-        detail: { ...route.detail?.(req), ...note.detail },
-      };
-      await log.record(objects.length ? objects.map((object) => ({ ...base, object })) : [base]);
+      await log.record(
+        requestEntries(
+          req,
+          {
+            action,
+            user,
+            userName: note.userName,
+            onBehalf: note.onBehalf,
+            ok,
+            reason: body?.message ?? `HTTP ${status}`,
+            detail: { ...route.detail?.(req), ...note.detail },
+          },
+          objects,
+        ),
+      );
     } catch (err) {
       req.log.error({ err }, '云文档操作日志记录失败');
     }

@@ -18,9 +18,9 @@ import { findLiveItem } from '../folders/repository';
 import type { Actor } from '../uploads/service';
 import { formatBytes } from '../../lib/bytes';
 import { sendContent, startsDownload } from '../downloads/http';
-import { describeItems } from '../oplog/plugin';
+import { describeItems, requestEntries } from '../oplog/plugin';
 import type { OplogAction } from '../oplog/actions';
-import type { OplogEntry, OplogObject } from '../oplog/repository';
+import type { OplogObject } from '../oplog/repository';
 import { FINITE_DEPTH_ERROR, MULTISTATUS_END, MULTISTATUS_START, BadPropfind, element, parsePropfind, responseXml, statusLine, wantsDead, wantsLocks, type DavResource, type PropfindRequest } from './props';
 import { contentXml, DavProperties, isProtected, type PatchOp } from './dead-props';
 import { DavTree, hrefOf, pathOf, SHARED_FOLDER_NAME, type DavContext, type DavNode } from './tree';
@@ -108,22 +108,11 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
 
   /** Appends to the operation log (never fails the request). */
   const record = async (req: FastifyRequest, action: OplogAction, o: { ok: boolean; reason?: string; items?: number[]; object?: OplogObject; user?: { id: number; userName: string } | null; userName?: string; detail?: Record<string, unknown> }) => {
-    if (!app.config.oplogRecording) return;
+    if (!app.services.oplog.recording) return;
     try {
-      const who = o.user !== undefined ? o.user : req.dav ? { id: Number(req.dav.user.id), userName: req.dav.user.user_name } : null;
-      const base: OplogEntry = {
-        userId: who?.id ?? null,
-        userName: who?.userName ?? o.userName ?? '',
-        ip: req.ip,
-        userAgent: String(req.headers['user-agent'] ?? ''),
-        action,
-        result: o.ok ? 'ok' : 'fail',
-        reason: o.ok ? '' : (o.reason ?? ''),
-        requestId: String(req.id),
-        detail: { via: 'WebDAV', ...o.detail },
-      };
+      const user = o.user !== undefined ? o.user : req.dav ? { id: Number(req.dav.user.id), userName: req.dav.user.user_name } : null;
       const objects: OplogObject[] = o.object ? [o.object] : o.items?.length ? [...(await describeItems(app.db, o.items)).values()] : [];
-      await app.services.oplog.record(objects.length ? objects.map((object) => ({ ...base, object })) : [base]);
+      await app.services.oplog.record(requestEntries(req, { action, user, userName: o.userName, ok: o.ok, reason: o.reason, detail: { via: 'WebDAV', ...o.detail } }, objects));
     } catch (err) {
       req.log.error({ err }, '云文档操作日志记录失败');
     }
@@ -306,7 +295,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     if (node.area === 'share') throw davError(403, `通过“${SHARED_FOLDER_NAME}”暂不能删除`);
     await checkLocks(ctx, await ifState(req, ctx, path), [{ ...node.row, below: true }, parentOf(node.row)]);
     const items = [node.row.id];
-    const before = app.config.oplogRecording ? await describeItems(app.db, items) : new Map();
+    const before = app.services.oplog.recording ? await describeItems(app.db, items) : new Map();
     try {
       await folders.deleteItems(ctx.user, [String(node.row.id)]);
       await locks.releaseItem(node.row);
@@ -515,7 +504,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     ]);
     const target = existing?.kind === 'item' ? existing : null;
     const action: OplogAction = mode === 'move' ? 'file.move' : 'file.copy';
-    const before = app.config.oplogRecording ? await describeItems(app.db, [source.row.id]) : new Map();
+    const before = app.services.oplog.recording ? await describeItems(app.db, [source.row.id]) : new Map();
     let made: number[];
     try {
       if (mode === 'copy' && source.row.type === 'folder' && depth === '0') {
