@@ -3,7 +3,7 @@
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppConfig } from './config';
 import { parseAddressList } from './lib/address-list';
 import { guardConnections } from './lib/connection-guard';
@@ -172,6 +172,20 @@ function baseSecurityHeaders(reply: FastifyReply) {
   else if (!/(^|;)\s*frame-ancestors\s/.test(String(policy))) reply.header('content-security-policy', `${String(policy)}; frame-ancestors 'self'`);
 }
 
+/** Work an instance does in the background (one of the leased jobs): told of its failures. */
+interface BackgroundJob {
+  onError: (err: unknown, subject: number) => void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts the job when the app is ready and stops it before the app closes; its failures are logged. */
+function inBackground(app: FastifyInstance, job: BackgroundJob, failure: string): void {
+  job.onError = (err, subject) => app.log.error({ err, subject }, failure);
+  app.addHook('onReady', async () => job.start());
+  app.addHook('preClose', async () => job.stop());
+}
+
 export async function buildApp(config: AppConfig) {
   // slow and idle clients (docs/integration.md, "Slow and idle connections"): headers and
   // idle keep-alive connections are Node's; bodies and responses, guardConnections below.
@@ -283,37 +297,22 @@ export async function buildApp(config: AppConfig) {
   dispatcher.onError = (err, eventId) => app.log.error({ err, eventId }, '云文档消息分发失败，稍后重试');
   app.addHook('onReady', async () => dispatcher.start());
   // notice mails (at once, or in each person's digest) on the one instance holding `notice-mail`
-  const noticeMailer = app.services.noticeMailer;
-  noticeMailer.onError = (err) => app.log.error({ err }, '云文档邮件通知发送失败，稍后重试');
-  app.addHook('onReady', async () => noticeMailer.start());
-  app.addHook('preClose', async () => noticeMailer.stop());
+  inBackground(app, app.services.noticeMailer, '云文档邮件通知发送失败，稍后重试');
   // DingTalk 工作通知 (at once, or in the digest; their send result looked at afterwards) on the
   // one instance holding `notice-dingtalk`
-  const noticeDingTalk = app.services.noticeDingTalk;
-  noticeDingTalk.onError = (err) => app.log.error({ err }, '云文档钉钉通知发送失败，稍后重试');
-  app.addHook('onReady', async () => noticeDingTalk.start());
-  app.addHook('preClose', async () => noticeDingTalk.stop());
+  inBackground(app, app.services.noticeDingTalk, '云文档钉钉通知发送失败，稍后重试');
   // password.expiring: every hour, on the one instance holding its lease
-  const passwordExpiry = app.services.passwordExpiry;
-  passwordExpiry.onError = (err) => app.log.error({ err }, '云文档密码到期提醒失败，稍后重试');
-  app.addHook('onReady', async () => passwordExpiry.start());
-  app.addHook('preClose', async () => passwordExpiry.stop());
+  inBackground(app, app.services.passwordExpiry, '云文档密码到期提醒失败，稍后重试');
   app.addHook('preClose', async () => {
     // open pages' streams end, or the server would wait for them
     app.services.notices.streams.stop();
     await dispatcher.stop();
   });
   // 自动催办: every minute, on the one instance holding its lease
-  const autoRemind = app.services.autoRemind;
-  autoRemind.onError = (err, instanceId) => app.log.error({ err, instanceId }, '云文档自动催办失败，稍后重试');
-  app.addHook('onReady', async () => autoRemind.start());
-  app.addHook('preClose', async () => autoRemind.stop());
+  inBackground(app, app.services.autoRemind, '云文档自动催办失败，稍后重试');
   // the operation log's records chained within a second (every instance may seal) and its
   // retention applied once a day by one instance
-  const oplog = app.services.oplog;
-  oplog.onError = (err) => app.log.error({ err }, '云文档操作日志封存或清理失败，稍后重试');
-  app.addHook('onReady', async () => oplog.start());
-  app.addHook('preClose', async () => oplog.stop());
+  inBackground(app, app.services.oplog, '云文档操作日志封存或清理失败，稍后重试');
   const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));
