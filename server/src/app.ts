@@ -43,6 +43,7 @@ import { searchRoutes } from './modules/search/routes';
 import { previewRoutes } from './modules/preview/routes';
 import { authPlugin } from './plugins/auth';
 import { oplogPlugin } from './modules/oplog/plugin';
+import { davLockGuard } from './modules/webdav/lock-guard';
 import { oplogRoutes } from './modules/oplog/routes';
 import { bodyDrainPlugin } from './plugins/body-drain';
 import { dbPlugin } from './plugins/db';
@@ -76,6 +77,7 @@ const apiPlugin: FastifyPluginAsyncTypebox = async (api) => {
   await api.register(envelopePlugin);
   await api.register(authPlugin);
   await api.register(oplogPlugin);
+  await api.register(davLockGuard);
   await api.register(authRoutes);
   await api.register(accountRoutes);
   await api.register(appPasswordsRoutes);
@@ -313,7 +315,17 @@ export async function buildApp(config: AppConfig) {
   // the operation log's records chained within a second (every instance may seal) and its
   // retention applied once a day by one instance
   inBackground(app, app.services.oplog, '云文档操作日志封存或清理失败，稍后重试');
-  const sweepTimer = setInterval(() => void sweepOrphans(), 3600_000);
+  // WebDAV chunked uploads untouched for a day, with their parts: by one instance an hour
+  const sweepDavUploads = async () => {
+    try {
+      if (!(await leases.take('dav-upload-sweep', 3600_000))) return;
+      const removed = await app.services.davUploads.sweep();
+      if (removed) app.log.info(`云文档 WebDAV：清除 ${removed} 个一天内未继续的分片上传`);
+    } catch (err) {
+      app.log.error({ err }, '云文档 WebDAV 分片上传清理失败');
+    }
+  };
+  const sweepTimer = setInterval(() => void sweepOrphans().then(sweepDavUploads), 3600_000);
   sweepTimer.unref();
   app.addHook('onClose', async () => clearInterval(sweepTimer));
   return app;

@@ -37,6 +37,7 @@ import { SharesService } from './modules/shares/service';
 import { UsersService } from './modules/users/service';
 import { DownloadsService } from './modules/downloads/service';
 import { createObjectStore } from './modules/storage';
+import { DavChunkedUploads } from './modules/webdav/chunked-uploads';
 import { BlobStore } from './modules/versions/blobs';
 import { DEFAULT_UPLOAD_LIMITS, UploadsService } from './modules/uploads/service';
 import { ObjectChunks } from './modules/uploads/object-chunks';
@@ -166,8 +167,11 @@ export function createServices(db: Kysely<Database>, config: AppConfig) {
   const passwordExpiry = new PasswordExpiryNotices(db, new JobLeases(db), () => settings.passwordPolicy(), formatTime);
   const announcements = new AnnouncementsService(db, formatTime, () => dispatcher.nudge());
   const oplog = new OperationLog(db, new JobLeases(db), formatTime, config.tzName, config.oplogRetentionDays, config.oplogRecording);
+  // WebDAV's chunked uploads (Nextcloud's protocol): their parts in the store
+  const davUploads = new DavChunkedUploads(db, objects);
   return {
     objects,
+    davUploads,
     instances,
     formatTime,
     account,

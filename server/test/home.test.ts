@@ -38,6 +38,7 @@ describe.each(databaseKinds())('settings and home (%s)', (kind) => {
       lockoutThreshold: 5,
       lockoutMinutes: 15,
       totpRequired: false,
+      webdavAccountPassword: false,
     });
     expect(await ok(server.app, 'GET', '/api/Client/Branding', { query: { timestamp: Date.now() } })).toEqual({
       systemName_Client: '云文档',

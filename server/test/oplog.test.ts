@@ -12,7 +12,9 @@ import { appendAudit } from '../src/modules/ferry/audit';
 import { makeFile, makeFolder, setContent } from './support/content';
 import { uploadFile } from './support/uploads';
 import { loadConfig } from '../src/config';
-import { oplogHash, sealPending } from '../src/modules/oplog/chain';
+import { canonicalJson } from '../src/lib/canonical-json';
+import { appendSealed, oplogHash, sealPending } from '../src/modules/oplog/chain';
+import { appendEntries } from '../src/modules/oplog/repository';
 
 describe.each(databaseKinds())('operation log (%s)', (kind) => {
   let server: TestServer;
@@ -319,10 +321,24 @@ describe.each(databaseKinds())('operation log (%s)', (kind) => {
     await Promise.all(names.map((name) => makeFolder(app(), u.token, root, name)));
     const page = await logs(adminToken, { userId: u.userId, action: 'file.create' });
     expect(page.data.map((r: any) => r.objectName).sort()).toEqual([...names].sort());
-    // three sealers at once (as on three instances): each row gets one position, the chain holds
-    await Promise.all([app().services.oplog.seal(), sealPending(app().db), sealPending(app().db)]);
+    // written on their own, the records are chained as they are written
+    expect(page.data.every((r: any) => r.seq !== null)).toBe(true);
+    // records appended inside transactions (unsealed) and records chained as written by several
+    // writers at once (as on several instances), with three sealers at once: each row gets one
+    // position and the chain holds
+    const db = app().db;
+    const entry = (i: number) => ({ userId: Number(u.userId), userName: u.userName, action: 'file.create', object: { type: 'folder', id: `w${i}`, name: `直写-${i}` } });
+    await Promise.all([
+      appendEntries(db, [entry(0), entry(1)]),
+      ...Array.from({ length: 8 }, (_, i) => appendSealed(db, [entry(2 + 2 * i), entry(3 + 2 * i)])),
+      appendEntries(db, [entry(18)]),
+    ]);
+    await Promise.all([app().services.oplog.seal(), sealPending(db), sealPending(db)]);
     const check = await ok(app(), 'GET', '/api/Admin/OperationLogs/Verify', { token: adminToken });
     expect(check).toMatchObject({ ok: true, pending: 0 });
+    const direct = await db.selectFrom('operation_logs').select(['seq', 'object_id']).where('object_id', 'like', 'w%').where('user_id', '=', Number(u.userId)).execute();
+    expect(direct.map((r) => r.object_id).sort()).toEqual(Array.from({ length: 19 }, (_, i) => `w${i}`).sort());
+    expect(new Set(direct.map((r) => Number(r.seq))).size).toBe(19);
   });
 
   test('文件动态: people who manage a folder see what was done to it and inside it; others get 403', async () => {
@@ -347,5 +363,22 @@ describe.each(databaseKinds())('operation log (%s)', (kind) => {
     expect(loadConfig({} as NodeJS.ProcessEnv).oplogRetentionDays).toBe(180);
     expect(loadConfig({} as NodeJS.ProcessEnv).oplogRecording).toBe(true);
     expect(loadConfig({ OPLOG_RECORDING: 'off' } as NodeJS.ProcessEnv).oplogRecording).toBe(false);
+  });
+
+  test('a record’s hash is SHA-256 over the previous hash and the canonical JSON of its fields (chains written before stay valid)', () => {
+    const row = {
+      seq: null, at: 1764230400123, user_id: 7, user_name: '张三', dept_path: '/1/4', on_behalf_id: null, on_behalf_name: '',
+      ip: '10.0.0.8', user_agent: 'Mozilla/5.0 "引号" \\ 反斜杠', action: 'file.rename', object_type: 'file', object_id: '42',
+      object_name: '合同\n终稿.docx', object_path: '个人空间/项目', object_scope: '2/10/42', result: 'ok', reason: '',
+      request_id: 'req-1', detail: JSON.stringify({ from: '旧名.docx', 特殊: '\u2028' }), prev_hash: null,
+    };
+    const content = canonicalJson({
+      seq: 5, at: row.at, userId: 7, userName: row.user_name, deptPath: row.dept_path, onBehalfId: null, onBehalfName: '',
+      ip: row.ip, userAgent: row.user_agent, action: row.action, objectType: row.object_type, objectId: row.object_id,
+      objectName: row.object_name, objectPath: row.object_path, objectScope: row.object_scope, result: 'ok', reason: '',
+      requestId: row.request_id, detail: row.detail,
+    });
+    const expected = crypto.createHash('sha256').update(`${'a'.repeat(64)}\n${content}`).digest('hex');
+    expect(oplogHash(row as any, 5, 'a'.repeat(64))).toBe(expected);
   });
 });

@@ -5,7 +5,7 @@
 // share, another person's item, an enterprise folder hidden by its policy), MKCOL and DELETE,
 // PUT (new, new version, quota, shares, a streamed 20 MB body), COPY and MOVE (rights,
 // Overwrite, across spaces), PROPPATCH's dead properties, LOCK and UNLOCK (423, the If header,
-// the Office save), and litmus's basic, copymove, props and locks suites when litmus is
+// the Office save), and litmus's basic, copymove, props, locks and http suites when litmus is
 // installed (every test asserted).
 import crypto from 'node:crypto';
 import { execFile } from 'node:child_process';
@@ -93,7 +93,7 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
     return port;
   };
 
-  const dav = async (method: string, url: string, o: { auth?: string; headers?: Record<string, string>; body?: string; remoteAddress?: string } = {}): Promise<DavReply> => {
+  const dav = async (method: string, url: string, o: { auth?: string; headers?: Record<string, string>; body?: string | Buffer; remoteAddress?: string } = {}): Promise<DavReply> => {
     const res = await app().inject({
       method: method as 'GET',
       url,
@@ -155,6 +155,8 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(foreign.body.message).toMatch(HAN);
       await ok(app(), 'DELETE', `/api/Account/AppPasswords/${other.id}`, { token: viewer.token });
       // the operation log has both, under the person
+      // the records are written a moment after the answers
+      await app().services.oplog.settled();
       const logged = await app().db.selectFrom('operation_logs').select(['action', 'object_id', 'user_id', 'result']).where('object_type', '=', 'apppassword').where('object_id', '=', created.id).execute();
       expect(logged.map((r) => [r.action, r.result, Number(r.user_id)]).sort()).toEqual([
         ['auth.apppassword.create', 'ok', Number(owner.userId)],
@@ -182,6 +184,50 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(options.status).toBe(200);
       expect(options.headers.dav).toBe('1, 2');
       expect(String(options.headers.allow)).toContain('PROPFIND');
+    });
+
+    test('where the administrator allows it, the account password works for people without TOTP only, read-write; wrong ones are counted; turned off, it stops', async () => {
+      const policy = await ok(app(), 'GET', '/api/Login/PasswordPolicy');
+      expect(policy.webdavAccountPassword).toBe(false);
+      const plain = await userWithToken(app(), adminToken);
+      const guarded = await userWithToken(app(), adminToken);
+      await ok(app(), 'PUT', `/api/Admin/Users/${guarded.userId}/Totp`, { token: adminToken, body: { required: true } });
+      // a change of the rest of the policy that leaves the switch out does not touch it
+      const on = await ok(app(), 'PUT', '/api/Admin/PasswordPolicy', { token: adminToken, body: { ...policy, webdavAccountPassword: true } });
+      expect(on.webdavAccountPassword).toBe(true);
+      const { webdavAccountPassword: _left, ...rest } = on;
+      expect((await ok(app(), 'PUT', '/api/Admin/PasswordPolicy', { token: adminToken, body: { ...rest, lockoutMinutes: 15 } })).webdavAccountPassword).toBe(true);
+      try {
+        const auth = basic(plain.userName, plain.password);
+        expect((await propfind('/dav/', auth, '0', undefined, '198.51.100.20')).status).toBe(207);
+        // read-write, as on the web
+        const root = `/dav/${enc(PERSONAL)}/`;
+        expect((await dav('MKCOL', `${root}${enc('登录密码建的')}`, { auth, remoteAddress: '198.51.100.20' })).status).toBe(201);
+        // taken again from its check a moment ago, and still refused when wrong
+        expect((await propfind(root, auth, '1', undefined, '198.51.100.20')).status).toBe(207);
+        const wrong = await propfind('/dav/', basic(plain.userName, 'Not-The-Passw0rd'), '0', undefined, '198.51.100.21');
+        expect(wrong.status).toBe(401);
+        expect(wrong.text).toMatch(/用户名或密码错误/);
+        // a person who must use TOTP: never with the account password (the reason says why)
+        const totp = await propfind('/dav/', basic(guarded.userName, guarded.password), '0', undefined, '198.51.100.22');
+        expect(totp.status).toBe(401);
+        expect(totp.text).toMatch(/已启用动态口令，只能使用应用密码/);
+        // application passwords still work for both
+        const app1 = basic(guarded.userName, (await newAppPassword(guarded.token, '电脑', 'readOnly')).password);
+        expect((await propfind('/dav/', app1, '0')).status).toBe(207);
+        // a new password: the old one is refused at once (the check a moment ago was for the old one)
+        await ok(app(), 'POST', `/api/Admin/Users/${plain.userId}/ResetPassword`, { token: adminToken, body: { password: 'Reset-Passw0rd-88', mustChangePassword: false } });
+        expect((await propfind('/dav/', auth, '0', undefined, '198.51.100.20')).status).toBe(401);
+        expect((await propfind('/dav/', basic(plain.userName, 'Reset-Passw0rd-88'), '0', undefined, '198.51.100.20')).status).toBe(207);
+        await app().services.oplog.settled();
+        const failures = await app().db.selectFrom('operation_logs').select(['action', 'reason']).where('user_id', '=', Number(plain.userId)).where('action', '=', 'auth.login.fail').execute();
+        expect(failures.length).toBeGreaterThanOrEqual(2);
+      } finally {
+        await ok(app(), 'PUT', '/api/Admin/PasswordPolicy', { token: adminToken, body: { ...policy, webdavAccountPassword: false } });
+      }
+      const off = await propfind('/dav/', basic(plain.userName, 'Reset-Passw0rd-88'), '0', undefined, '198.51.100.23');
+      expect(off.status).toBe(401);
+      expect(off.text).toMatch(/只接受应用密码/);
     });
 
     test('disabling the person ends their application passwords (enabling does not bring them back)', async () => {
@@ -223,6 +269,8 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(locked.text).toMatch(/登录失败次数过多/);
       const signIn = await call(app(), 'POST', '/api/login', { body: { userName: person.userName, password: person.password, mode: 'password' }, remoteAddress: '203.0.113.98' });
       expect(signIn.status).toBe(429);
+      // the records are written a moment after the answers
+      await app().services.oplog.settled();
       const failures = await app().db.selectFrom('operation_logs').select(['action', 'detail']).where('user_id', '=', Number(person.userId)).where('action', 'in', ['auth.login.fail', 'auth.lockout']).execute();
       expect(failures.filter((f) => f.action === 'auth.login.fail')).toHaveLength(5);
       expect(failures.some((f) => f.action === 'auth.lockout')).toBe(true);
@@ -450,6 +498,52 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect((await dav('OPTIONS', url)).headers.dav).toBe('1, 2');
     });
 
+    test('the web respects WebDAV locks: others cannot rename, delete, move, version or write over a locked file (423 in Chinese); the holder can; unlocked, all can', async () => {
+      const lockInfo = `<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>编辑的 Word</D:owner></D:lockinfo>`;
+      const editorAuth = basic(editor.userName, (await newAppPassword(editor.token, 'Word', 'readWrite')).password);
+      const shared = await makeFolder(app(), editor.token, publicRoot.id, '锁定检查');
+      const doc = await makeFile(app(), editor.token, editor.userId, shared.id, '方案.docx', '第一版');
+      const url = `/dav/${enc(PUBLIC)}/${enc('锁定检查')}/${enc('方案.docx')}`;
+      const locked = await dav('LOCK', url, { auth: editorAuth, body: lockInfo, headers: { timeout: 'Second-600', depth: '0' } });
+      expect(locked.status).toBe(200);
+      const token = /^<(opaquelocktoken:[^>]+)>$/.exec(String(locked.headers['lock-token']))![1];
+      const expectLocked = (r: { status: number; body: any }) => {
+        expect(r.status).toBe(423);
+        expect(r.body.code).toBe(42301);
+        expect(r.body.message).toMatch(/“方案\.docx”正被编辑通过 WebDAV 锁定/);
+      };
+      // the administrator (who may change anything in 企业文件) is refused while it is open
+      expectLocked(await call(app(), 'PUT', `/api/User/Files/Rename/${doc.id}`, { token: adminToken, query: { fileName: '改名.docx' } }));
+      expectLocked(await call(app(), 'DELETE', '/api/User/Files', { token: adminToken, body: [doc.id] }));
+      expectLocked(await call(app(), 'DELETE', '/api/User/Files', { token: adminToken, body: [shared.id] }));
+      expectLocked(await call(app(), 'POST', '/api/User/Files/Move', { token: adminToken, body: { ids: [shared.id], targetId: publicRoot.id } }));
+      const upload = (token: string, strategy: number | null) =>
+        call(app(), 'POST', '/api/User/FileTransfer/CheckAndCreateFileInfo', {
+          token,
+          body: { folderId: shared.id, fileName: '方案.docx', size: 3, type: null, strategy, relativePath: '方案.docx', taskId: crypto.randomUUID(), shareId: null },
+        });
+      expectLocked(await upload(adminToken, 0));
+      expectLocked(await upload(adminToken, 1));
+      // a copy of it elsewhere, or a new file beside it, changes nothing locked
+      expect((await call(app(), 'POST', '/api/User/Files/Copy', { token: adminToken, body: { ids: [doc.id], targetId: publicRoot.id, strategy: 2 } })).status).toBe(200);
+      expect((await upload(adminToken, 2)).status).toBe(200);
+      // the person holding the lock goes on in the web
+      expect((await call(app(), 'PUT', `/api/User/Files/Rename/${doc.id}`, { token: editor.token, query: { fileName: '方案.docx' } })).status).toBe(200);
+      expect((await dav('UNLOCK', url, { auth: editorAuth, headers: { 'lock-token': `<${token}>` } })).status).toBe(204);
+      expect((await call(app(), 'PUT', `/api/User/Files/Rename/${doc.id}`, { token: adminToken, query: { fileName: '定稿.docx' } })).status).toBe(200);
+      // a folder locked with Depth: infinity protects what is in it, and takes no new files from others
+      const folderUrl = `/dav/${enc(PUBLIC)}/${enc('锁定检查')}/`;
+      const deep = await dav('LOCK', folderUrl, { auth: editorAuth, body: lockInfo, headers: { timeout: 'Second-600', depth: 'infinity' } });
+      expect(deep.status).toBe(200);
+      const refused = await call(app(), 'PUT', `/api/User/Files/Rename/${doc.id}`, { token: adminToken, query: { fileName: '再改.docx' } });
+      expect(refused.status).toBe(423);
+      expect(refused.body.message).toMatch(/“锁定检查”正被编辑通过 WebDAV 锁定/);
+      expect((await upload(adminToken, null)).status).toBe(423);
+      const deepToken = /^<(opaquelocktoken:[^>]+)>$/.exec(String(deep.headers['lock-token']))![1];
+      expect((await dav('UNLOCK', folderUrl, { auth: editorAuth, headers: { 'lock-token': `<${deepToken}>` } })).status).toBe(204);
+      expect((await upload(adminToken, null)).status).toBe(200);
+    });
+
     test('MKCOL and DELETE with a read-write password and the web’s rules; a read-only password may not', async () => {
       const base = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/`;
       expect((await dav('MKCOL', `${base}${enc('新建 文件夹')}/`, { auth: ro })).status).toBe(403);
@@ -468,6 +562,8 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(JSON.stringify(await ok(app(), 'GET', '/api/User/Recycle', { token: owner.token, query: { pageSize: 100 } }))).toContain('新建 文件夹');
       expect((await dav('DELETE', `${base}${enc('新建 文件夹')}/`, { auth: rw })).status).toBe(404);
       expect((await dav('DELETE', `/dav/${enc(PERSONAL)}/`, { auth: rw })).status).toBe(403);
+      // the records are written a moment after the answers
+      await app().services.oplog.settled();
       const logged = await app().db.selectFrom('operation_logs').select(['action', 'object_name', 'detail']).where('user_id', '=', Number(owner.userId)).where('action', 'in', ['file.create', 'file.delete']).where('result', '=', 'ok').execute();
       expect(logged.filter((r) => r.object_name === '新建 文件夹').map((r) => r.action).sort()).toEqual(['file.create', 'file.delete']);
     });
@@ -496,6 +592,8 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(stored).toHaveLength(1);
       const versions = await ok(app(), 'GET', `/api/User/Files/${stored[0].id}/Versions`, { token: owner.token });
       expect(versions.length).toBe(2);
+      // the records are written a moment after the answers
+      await app().services.oplog.settled();
       const logged = await app().db.selectFrom('operation_logs').select(['action', 'result']).where('user_id', '=', Number(owner.userId)).where('action', '=', 'file.upload').where('object_name', '=', '上传 测试.txt').execute();
       expect(logged.filter((r) => r.result === 'ok')).toHaveLength(2);
       // the same bytes again elsewhere: one blob
@@ -611,8 +709,13 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
         const req = http.request(
           { host: '127.0.0.1', port: p, method: 'PUT', path: `/dav/${enc(PERSONAL)}/${enc('大文件.bin')}`, headers: { authorization: auth, 'content-length': String(size) } },
           (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => {
+              // what the server said, when it refused
+              if (res.statusCode !== 201) console.log(`PUT of 20 MB answered ${res.statusCode}: ${text}`); // eslint-disable-line no-console
+              resolve(res.statusCode ?? 0);
+            });
           },
         );
         req.on('error', reject);
@@ -637,6 +740,85 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect(got.raw.length).toBe(size);
       expect(crypto.createHash('md5').update(got.raw).digest('hex')).toBe(expected);
     }, 120_000);
+  });
+
+  describe('chunked uploads (Nextcloud’s protocol)', () => {
+    const bytes = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) % 251));
+    const uploadsOf = (userName: string) => `/dav/uploads/${enc(userName)}`;
+    const partsOf = async (url: string) => [...multistatus((await propfind(url, rw, '1')).text).values()].slice(1).map((e) => `${decodeURIComponent(e.href.split('/').pop()!)}:${e.props.getcontentlength}`);
+
+    test('MKCOL, parts in any order, PROPFIND to resume, MOVE .file assembles them streamed through the upload path; over a file a new version', async () => {
+      const target = `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc('分片 上传.bin')}`;
+      const base = `${uploadsOf(owner.userName)}/web-file-upload-7f3a`;
+      const made = await dav('MKCOL', base, { auth: rw, headers: { destination: `http://localhost${target}`, 'oc-total-length': String(250_000) } });
+      expect(made.status).toBe(201);
+      expect((await dav('MKCOL', base, { auth: rw })).status).toBe(405);
+      const parts = [bytes(100_000, 1), bytes(100_000, 2), bytes(50_000, 3)];
+      expect((await dav('PUT', `${base}/3`, { auth: rw, body: parts[2], headers: { destination: `http://localhost${target}`, 'oc-total-length': '250000' } })).status).toBe(201);
+      expect((await dav('PUT', `${base}/1`, { auth: rw, body: parts[0] })).status).toBe(201);
+      // what a client resuming sees: parts 1 and 3 are there, 2 is not
+      expect(await partsOf(`${base}/`)).toEqual(['1:100000', '3:50000']);
+      // assembling early: the lengths do not add up, nothing is stored
+      const early = await dav('MOVE', `${base}/.file`, { auth: rw, headers: { destination: `http://localhost${target}` } });
+      expect(early.status).toBe(400);
+      expect(early.text).toMatch(/分片合计 150000 字节，与声明的长度 250000 字节不符/);
+      expect((await propfind(target, rw, '0')).status).toBe(404);
+      expect((await dav('PUT', `${base}/2`, { auth: rw, body: parts[1] })).status).toBe(201);
+      const done = await dav('MOVE', `${base}/.file`, { auth: rw, headers: { destination: `http://localhost${target}`, 'oc-total-length': '250000' } });
+      expect(done.status).toBe(201);
+      const whole = Buffer.concat(parts);
+      expect(done.headers.etag).toBe(`"${crypto.createHash('md5').update(whole).digest('hex')}-${whole.length}"`);
+      expect(done.headers['oc-fileid']).toMatch(/^\d+$/);
+      expect((await dav('GET', target, { auth: ro })).raw.equals(whole)).toBe(true);
+      // the upload and its parts are gone
+      expect((await propfind(`${base}/`, rw, '1')).status).toBe(404);
+      const stored: string[] = [];
+      for await (const o of app().services.objects.list('dav-uploads/')) stored.push(o.key);
+      expect(stored).toEqual([]);
+      // again over the same file (v1's part names, put together in name order): 204 and a new version
+      const again = `${uploadsOf(owner.userName)}/v1-upload`;
+      expect((await dav('MKCOL', again, { auth: rw })).status).toBe(201);
+      expect((await dav('PUT', `${again}/00000010-00000019`, { auth: rw, body: 'BBBBBBBBBB' })).status).toBe(201);
+      expect((await dav('PUT', `${again}/00000000-00000009`, { auth: rw, body: 'AAAAAAAAAA' })).status).toBe(201);
+      const over = await dav('MOVE', `${again}/.file`, { auth: rw, headers: { destination: target } });
+      expect(over.status).toBe(204);
+      expect((await dav('GET', target, { auth: ro })).text).toBe('AAAAAAAAAABBBBBBBBBB');
+      const versions = await ok(app(), 'GET', `/api/User/Files/${done.headers['oc-fileid']}/Versions`, { token: owner.token });
+      expect(JSON.stringify(versions)).toContain(String(whole.length));
+    });
+
+    test('refused: another person’s upload folder, a read-only password, bad names; DELETE gives up; over the quota 507 with nothing kept; a day untouched, swept', async () => {
+      expect((await dav('MKCOL', `${uploadsOf(viewer.userName)}/x1`, { auth: rw })).status).toBe(403);
+      expect((await dav('MKCOL', `${uploadsOf(owner.userName)}/x1`, { auth: ro })).status).toBe(403);
+      expect((await dav('MKCOL', `${uploadsOf(owner.userName)}/${enc('中文 名')}`, { auth: rw })).status).toBe(400);
+      expect((await dav('PUT', `${uploadsOf(owner.userName)}/never-made/1`, { auth: rw, body: 'x' })).status).toBe(404);
+      const base = `${uploadsOf(owner.userName)}/given-up`;
+      expect((await dav('MKCOL', base, { auth: rw })).status).toBe(201);
+      expect((await dav('PUT', `${base}/1`, { auth: rw, body: 'abc' })).status).toBe(201);
+      expect((await dav('DELETE', base, { auth: rw })).status).toBe(204);
+      expect((await propfind(`${base}/`, rw, '1')).status).toBe(404);
+
+      // a person with a 1 MB quota assembling 1.5 MB: 507, no file, the upload kept for another try
+      const small = await userWithToken(app(), adminToken);
+      await ok(app(), 'PUT', `/api/Admin/Users/${small.userId}`, { token: adminToken, body: { quota: 1024 * 1024 } });
+      const auth = basic(small.userName, (await newAppPassword(small.token, '同步', 'readWrite')).password);
+      const up = `${uploadsOf(small.userName)}/big`;
+      expect((await dav('MKCOL', up, { auth })).status).toBe(201);
+      expect((await dav('PUT', `${up}/1`, { auth, body: bytes(800_000, 5) })).status).toBe(201);
+      expect((await dav('PUT', `${up}/2`, { auth, body: bytes(700_000, 6) })).status).toBe(201);
+      const full = await dav('MOVE', `${up}/.file`, { auth, headers: { destination: `/dav/${enc(PERSONAL)}/${enc('太大.bin')}` } });
+      expect(full.status).toBe(507);
+      expect((await propfind(`/dav/${enc(PERSONAL)}/${enc('太大.bin')}`, auth, '0')).status).toBe(404);
+      expect((await propfind(`${up}/`, auth, '1')).status).toBe(207);
+
+      // untouched for a day: removed with its parts by the hourly sweep
+      await app().db.updateTable('dav_uploads').set({ touched_at: Date.now() - 25 * 3600_000 }).where('name', '=', 'big').execute();
+      expect(await app().services.davUploads.sweep()).toBe(1);
+      expect((await propfind(`${up}/`, auth, '1')).status).toBe(404);
+      const left: string[] = [];
+      for await (const o of app().services.objects.list('dav-uploads/')) left.push(o.key);
+      expect(left).toEqual([]);
+    });
   });
 
   describe('COPY and MOVE', () => {
@@ -677,6 +859,8 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect((await dav('MOVE', `${base}${enc('源')}/`, { auth: rw, headers: { destination: `${base}${enc('全部')}/` } })).status).toBe(204);
       expect((await dav('GET', `${base}${enc('全部')}/${enc('甲.txt')}`, { auth: rw })).text).toBe('甲的内容');
       expect(JSON.stringify(await ok(app(), 'GET', '/api/User/Recycle', { token: owner.token, query: { pageSize: 100 } }))).toContain('全部');
+      // the records are written a moment after the answers
+      await app().services.oplog.settled();
       const logged = await app().db.selectFrom('operation_logs').select(['action']).where('user_id', '=', Number(owner.userId)).where('action', 'in', ['file.copy', 'file.move']).where('result', '=', 'ok').execute();
       expect(logged.length).toBeGreaterThanOrEqual(6);
     });
@@ -700,6 +884,123 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
       expect((await dav('GET', there, { auth: viewerAuth })).status).toBe(200);
       // another person's item is not there at all
       expect((await dav('COPY', `/dav/${enc(PERSONAL)}/${enc(folder.name)}/${enc(file.name)}`, { auth: outsiderAuth, headers: { destination: `/dav/${enc(PERSONAL)}/x.txt` } })).status).toBe(404);
+    });
+  });
+
+  describe('clients’ request sequences, replayed', () => {
+    // the sequences Windows' Mini-Redirector, macOS Finder (WebDAVFS) and Office send, as
+    // published captures of them show (owncloud/core#17732 and PR #20505, seafdav PR #99,
+    // tailscale PR #12135), with their user agents and headers, against the listening server
+    const WINDOWS_PROPS = ['name', 'parentname', 'href', 'ishidden', 'isreadonly', 'getcontenttype', 'contentclass', 'getcontentlanguage', 'creationdate', 'lastaccessed', 'getlastmodified', 'getcontentlength', 'iscollection', 'isstructureddocument', 'defaultdocument', 'displayname', 'isroot', 'resourcetype'];
+    const send = async (method: string, url: string, o: { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {}) => {
+      const p = await listening();
+      const http = await import('node:http');
+      return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const headers: Record<string, string> = { ...o.headers };
+        if (o.body !== undefined && !o.chunked) headers['content-length'] = String(Buffer.byteLength(o.body));
+        const req = http.request({ host: '127.0.0.1', port: p, method, path: url, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        if (o.body !== undefined && o.chunked) {
+          // Transfer-Encoding: chunked, in pieces, as WebDAVFS sends a file
+          const body = Buffer.from(o.body);
+          for (let i = 0; i < body.length; i += 1000) req.write(body.subarray(i, i + 1000));
+        } else if (o.body !== undefined) req.write(o.body);
+        req.end();
+      });
+    };
+    const lockInfo = (owner: string) =>
+      `<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>${owner}</D:owner></D:lockinfo>`;
+    const tokenOf = (h: Record<string, string | string[] | undefined>) => /^<(opaquelocktoken:[^>]+)>$/.exec(String(h['lock-token']))![1];
+
+    test('Windows’ Mini-Redirector: mount, list, quota, a new text file made, stamped, written and renamed in Explorer, then deleted', async () => {
+      const ua = { 'user-agent': 'Microsoft-WebDAV-MiniRedir/10.0.19045' };
+      const person = await userWithToken(app(), adminToken);
+      const auth = { ...ua, authorization: basic(person.userName, (await newAppPassword(person.token, 'Windows 资源管理器', 'readWrite')).password) };
+      const root = `/dav/${enc(PERSONAL)}/`;
+      expect((await send('OPTIONS', '/dav/', { headers: ua })).headers.dav).toBe('1, 2');
+      const challenge = await send('PROPFIND', '/dav/', { headers: { ...ua, depth: '0' } });
+      expect(challenge.status).toBe(401);
+      expect(String(challenge.headers['www-authenticate'])).toMatch(/^Basic /);
+      expect((await send('PROPFIND', '/dav/', { headers: { ...auth, depth: '0' } })).status).toBe(207);
+      const listing = await send('PROPFIND', root, { headers: { ...auth, depth: '1', 'content-type': 'text/xml' }, body: PROPS_BODY(WINDOWS_PROPS) });
+      expect(listing.status).toBe(207);
+      const self = multistatus(listing.body.toString()).get(root)!;
+      expect(self.props.displayname).toBe(PERSONAL);
+      expect(self.missing).toEqual(expect.arrayContaining(['ishidden', 'isreadonly', 'lastaccessed']));
+      // the capacity Explorer shows is the person's own (RFC 4331), not the server's disk
+      const quota = multistatus((await send('PROPFIND', root, { headers: { ...auth, depth: '0' }, body: PROPS_BODY(['quota-available-bytes', 'quota-used-bytes']) })).body.toString()).get(root)!;
+      expect(Number(quota.props['quota-available-bytes'])).toBeGreaterThan(0);
+      expect((await send('PROPFIND', `${root}desktop.ini`, { headers: { ...auth, depth: '0' } })).status).toBe(404);
+
+      // 新建 → 文本文档: an empty file, locked, its Win32 times set, then written with the lock, unlocked
+      const made = `${root}${enc('新建 文本文档.txt')}`;
+      expect((await send('PUT', made, { headers: auth, body: '' })).status).toBe(201);
+      const locked = await send('LOCK', made, { headers: { ...auth, depth: '0', timeout: 'Second-3600' }, body: lockInfo('<D:href>WINDOWS\\张三</D:href>') });
+      expect(locked.status).toBe(200);
+      const token = tokenOf(locked.headers);
+      const stamps =
+        '<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop>' +
+        '<Z:Win32CreationTime>Fri, 27 Nov 2026 08:00:00 GMT</Z:Win32CreationTime><Z:Win32LastAccessTime>Fri, 27 Nov 2026 08:00:00 GMT</Z:Win32LastAccessTime>' +
+        '<Z:Win32LastModifiedTime>Fri, 27 Nov 2026 08:00:00 GMT</Z:Win32LastModifiedTime><Z:Win32FileAttributes>00000020</Z:Win32FileAttributes>' +
+        '</D:prop></D:set></D:propertyupdate>';
+      const patched = await send('PROPPATCH', made, { headers: { ...auth, if: `(<${token}>)`, 'content-type': 'text/xml' }, body: stamps });
+      expect(patched.status).toBe(207);
+      expect(patched.body.toString()).not.toMatch(/HTTP\/1.1 (4|5)\d\d/);
+      expect((await send('PUT', made, { headers: { ...auth, if: `(<${token}>)` }, body: '会议纪要：\r\n一、预算' })).status).toBe(204);
+      expect((await send('UNLOCK', made, { headers: { ...auth, 'lock-token': `<${token}>` } })).status).toBe(204);
+      // renamed in Explorer: MOVE with an absolute Destination
+      const renamed = `${root}${enc('会议纪要.txt')}`;
+      const p = await listening();
+      expect((await send('MOVE', made, { headers: { ...auth, destination: `http://127.0.0.1:${p}${renamed}`, overwrite: 'F' } })).status).toBe(201);
+      const got = await send('GET', renamed, { headers: { ...auth, translate: 'f' } });
+      expect(got.body.toString()).toBe('会议纪要：\r\n一、预算');
+      const props = multistatus((await send('PROPFIND', renamed, { headers: { ...auth, depth: '0' }, body: PROPS_BODY(['<Z:Win32FileAttributes xmlns:Z="urn:schemas-microsoft-com:"/>']) })).body.toString()).get(renamed)!;
+      expect(props.props.Win32FileAttributes).toBe('00000020');
+      expect((await send('DELETE', renamed, { headers: auth })).status).toBe(204);
+      expect((await send('PROPFIND', renamed, { headers: { ...auth, depth: '0' } })).status).toBe(404);
+      const bin = await ok(app(), 'GET', '/api/User/Recycle', { token: person.token });
+      expect(JSON.stringify(bin)).toContain('会议纪要.txt');
+    });
+
+    test('macOS Finder (WebDAVFS): mount read-write (class 2), probe for hidden files, copy a file in (placeholder, lock, AppleDouble, chunked body with its expected length), delete it', async () => {
+      const ua = { 'user-agent': 'WebDAVFS/3.0.0 (03008000) Darwin/22.1.0 (x86_64)' };
+      const person = await userWithToken(app(), adminToken);
+      const auth = { ...ua, authorization: basic(person.userName, (await newAppPassword(person.token, 'Mac 的访达', 'readWrite')).password) };
+      const root = `/dav/${enc(PERSONAL)}/`;
+      const options = await send('OPTIONS', root, { headers: ua });
+      // without class 2 Finder mounts read-only
+      expect(String(options.headers.dav).split(',').map((s) => s.trim())).toContain('2');
+      const finderProps = PROPS_BODY(['getlastmodified', 'getcontentlength', 'creationdate', 'resourcetype']);
+      expect((await send('PROPFIND', root, { headers: { ...auth, depth: '0' }, body: finderProps })).status).toBe(207);
+      for (const hidden of ['._.', '.DS_Store', '.hidden', '.localized', '.metadata_never_index', '.ql_disablethumbnails']) {
+        expect((await send('PROPFIND', `${root}${enc(hidden)}`, { headers: { ...auth, depth: '0' }, body: finderProps })).status).toBe(404);
+      }
+      const photo = crypto.randomBytes(150_000);
+      const name = `${root}${enc('照片 2026.jpg')}`;
+      const double = `${root}${enc('._照片 2026.jpg')}`;
+      expect((await send('PUT', name, { headers: auth, body: '' })).status).toBe(201);
+      const locked = await send('LOCK', name, { headers: { ...auth, depth: '0', timeout: 'Second-600' }, body: lockInfo('<D:href>http://www.apple.com/webdav_fs/</D:href>') });
+      expect(locked.status).toBe(200);
+      const token = tokenOf(locked.headers);
+      const appleDouble = Buffer.alloc(4096, 0);
+      appleDouble.writeUInt32BE(0x00051607, 0);
+      expect((await send('PUT', double, { headers: auth, body: appleDouble })).status).toBe(201);
+      const put = await send('PUT', name, { headers: { ...auth, if: `(<${token}>)`, 'x-expected-entity-length': String(photo.length) }, body: photo, chunked: true });
+      expect(put.status).toBe(204);
+      const stat = multistatus((await send('PROPFIND', name, { headers: { ...auth, depth: '0' }, body: finderProps })).body.toString()).get(name)!;
+      expect(Number(stat.props.getcontentlength)).toBe(photo.length);
+      expect((await send('UNLOCK', name, { headers: { ...auth, 'lock-token': `<${token}>` } })).status).toBe(204);
+      expect((await send('GET', name, { headers: auth })).body.equals(photo)).toBe(true);
+      expect((await send('GET', double, { headers: auth })).body.equals(appleDouble)).toBe(true);
+      // a chunked body without its expected length cannot be stored (the length must be known first)
+      expect((await send('PUT', `${root}${enc('无长度.bin')}`, { headers: auth, body: photo, chunked: true })).status).toBe(411);
+      expect((await send('DELETE', double, { headers: auth })).status).toBe(204);
+      expect((await send('DELETE', name, { headers: auth })).status).toBe(204);
+      expect((await send('PROPFIND', name, { headers: { ...auth, depth: '0' } })).status).toBe(404);
     });
   });
 
@@ -759,6 +1060,7 @@ describe.each(databaseKinds())('WebDAV and application passwords (%s)', (kind) =
         'notowner_lock', 'owner_modify', 'double_sharedlock', 'notowner_modify', 'notowner_lock', 'unlock', 'prep_collection', 'lock_collection', 'owner_modify', 'notowner_modify', 'refresh',
         'indirect_refresh', 'unlock', 'unmapped_lock', 'unlock', 'finish',
       ],
+      http: ['init', 'begin', 'expect100', 'finish'],
     };
     for (const suite of Object.keys(SUITES)) {
       (fs.existsSync(litmus) ? test : test.skip)(`litmus's ${suite} suite against the listening server: every test passes`, async () => {

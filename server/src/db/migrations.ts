@@ -1702,6 +1702,30 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('dav_locks').ifExists().execute();
       },
     },
+    '2026-11-27-0054-dav-uploads': {
+      // WebDAV chunked uploads as Nextcloud's clients send them (MKCOL uploads/<user>/<id>, PUT
+      // parts, MOVE .file): one row per upload; the parts are objects of the store under
+      // dav-uploads/<id>/, so any instance can take the next part or assemble them
+      async up(db: Kysely<any>) {
+        await db.schema
+          .createTable('dav_uploads')
+          .addColumn('id', big, idColumn)
+          .addColumn('user_id', big, (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('destination', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('total_length', big)
+          .addColumn('received', big, (c) => c.notNull().defaultTo(0))
+          .addColumn('part_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('touched_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('dav_uploads_user_name').unique().on('dav_uploads').columns(['user_id', 'name']).execute();
+        await db.schema.createIndex('dav_uploads_touched').on('dav_uploads').column('touched_at').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.dropTable('dav_uploads').ifExists().execute();
+      },
+    },
   };
 }
 

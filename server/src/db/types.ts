@@ -448,6 +448,24 @@ export interface DavPropertiesTable {
   updated_at: number;
 }
 
+/** A WebDAV chunked upload (Nextcloud's protocol): its parts are objects under dav-uploads/<id>/. */
+export interface DavUploadsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** the upload's name in its URL (uploads/<user>/<name>) */
+  name: string;
+  /** where MKCOL's Destination said it goes ('' when not said) */
+  destination: Generated<string>;
+  /** OC-Total-Length, when a request gave it */
+  total_length: number | null;
+  /** bytes of the parts received (a part sent again counts once) */
+  received: Generated<number>;
+  part_count: Generated<number>;
+  created_at: number;
+  /** the last request that touched it; untouched for a day, it is removed */
+  touched_at: number;
+}
+
 /** A WebDAV write lock (class 2) on an item. */
 export interface DavLocksTable {
   /** opaquelocktoken:… */
@@ -1088,6 +1106,7 @@ export interface Database {
   app_passwords: AppPasswordsTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  dav_uploads: DavUploadsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   access_policies: AccessPoliciesTable;

@@ -177,6 +177,8 @@ export interface PasswordPolicy {
   lockoutThreshold: number;
   lockoutMinutes: number;
   totpRequired: boolean;
+  /** people without TOTP may connect WebDAV with their account password (else application passwords only) */
+  webdavAccountPassword: boolean;
 }
 
 export interface ClientBranding {

@@ -17,7 +17,7 @@ const envelope = (result: unknown) => ({ data: { code: 200, message: null, resul
 const refusal = (message: string, status = 400) => ({ status, data: { code: status === 400 ? 40001 : 40301, result: null, message } });
 const policy = {
   minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
-  historyCount: 3, expiryDays: 90, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+  historyCount: 3, expiryDays: 90, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false, webdavAccountPassword: false,
 };
 const security = { totpBound: false, totpRequired: false, passwordChangedAt: '2026-11-01 09:00', passwordExpiresAt: '2027-01-30 09:00', passwordElsewhere: null };
 const sessions = [

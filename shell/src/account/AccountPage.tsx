@@ -49,7 +49,7 @@ export default function AccountPage() {
         <SignInsCard />
         <NoticeSettingsCard />
         <ClientsCard attempt={attempt} />
-        <AppPasswordsCard />
+        <AppPasswordsCard security={security} />
       </Space>
     </div>
   );

@@ -20,7 +20,7 @@ const refusal = (message: string) => ({ status: 400, data: { code: 40001, result
 const security = { totpBound: false, totpRequired: false, passwordChangedAt: '2026-11-01 09:00', passwordExpiresAt: null, passwordElsewhere: null };
 const policy = {
   minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
-  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false, webdavAccountPassword: false,
 };
 
 beforeEach(() => {
@@ -70,7 +70,8 @@ it('shows the WebDAV address, the user name and per-system instructions, and lis
   renderShell('/account');
   const c = await card();
   expect(within(c).getByLabelText('WebDAV 地址')).toHaveTextContent(`${location.origin}/dav/`);
-  expect(within(c).getByText(/登录密码不能用于 WebDAV/)).toBeInTheDocument();
+  expect(await within(c).findByText(/（登录密码不能用于 WebDAV）/)).toBeInTheDocument();
+  expect(within(c).getByText(/上传（覆盖已有文件时保留历史版本）/)).toBeInTheDocument();
   const table = await within(c).findByRole('table', { name: '应用密码' });
   expect(await within(table).findByText('家里的电脑')).toBeInTheDocument();
   expect(within(table).getByText('读写')).toBeInTheDocument();

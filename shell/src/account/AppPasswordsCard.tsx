@@ -1,11 +1,13 @@
 // WebDAV 与应用密码 in 个人设置 (issue 29): the WebDAV address with short instructions per system,
 // the person's application passwords (name, 只读/读写, created, last used), 新建 (the password
-// shown once, with a copy button) and 撤销 (after a confirmation). The account password does
-// not work over WebDAV; changing it, or the account being disabled, ends every application password.
+// shown once, with a copy button) and 撤销 (after a confirmation). The account password works
+// over WebDAV only where the administrator allows it (密码策略) and the person has no TOTP;
+// changing it, or the account being disabled, ends every application password.
 import { useEffect, useState } from 'react';
 import { Alert, App as AntApp, Button, Card, Collapse, Form, Input, Modal, Radio, Space, Table, Tag, Typography } from 'antd';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  api,
   APP_PASSWORD_NAME_MAX,
   APP_PASSWORD_SCOPE_LABELS,
   appPasswordsApi,
@@ -14,6 +16,7 @@ import {
   notify,
   useUserInfo,
   webdavAddress,
+  type AccountSecurity,
   type AppPassword,
   type AppPasswordScope,
   type NewAppPassword,
@@ -85,7 +88,7 @@ function Instructions({ address, userName }: { address: string; userName: string
   );
 }
 
-export function AppPasswordsCard() {
+export function AppPasswordsCard({ security }: { security: AccountSecurity | null }) {
   const { modal } = AntApp.useApp();
   const userName = useUserInfo()?.userName ?? '';
   const address = webdavAddress();
@@ -98,6 +101,22 @@ export function AppPasswordsCard() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<NewAppPassword | null>(null);
+  const [accountPasswordAllowed, setAccountPasswordAllowed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.getPasswordPolicy({ errorMode: 'none' }).then((p) => live && setAccountPasswordAllowed(p.webdavAccountPassword === true), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  const hasTotp = security !== null && (security.totpBound || security.totpRequired);
+  const accountPasswordNote =
+    accountPasswordAllowed && !hasTotp
+      ? '（管理员也允许使用登录密码，但应用密码更安全：可设为只读，也可单独撤销）'
+      : accountPasswordAllowed
+        ? '（你已启用动态口令，登录密码不能用于 WebDAV）'
+        : '（登录密码不能用于 WebDAV）';
 
   useEffect(() => {
     let live = true;
@@ -172,8 +191,8 @@ export function AppPasswordsCard() {
           <Typography.Text code copyable={{ text: address }} aria-label="WebDAV 地址">
             {address}
           </Typography.Text>
-          ，用户名为 <Typography.Text code>{userName}</Typography.Text>，密码使用下面新建的应用密码（登录密码不能用于 WebDAV）。
-          目前可以浏览、下载，并可新建和删除文件夹（删除的进入回收站）；上传与修改稍后开放。修改密码或账号被停用后，全部应用密码随即失效。
+          ，用户名为 <Typography.Text code>{userName}</Typography.Text>，密码使用下面新建的应用密码{accountPasswordNote}。
+          可以浏览、下载、上传（覆盖已有文件时保留历史版本）、新建文件夹、复制、移动和删除（删除的进入回收站），Office 等程序可以直接打开和保存。修改密码或账号被停用后，全部应用密码随即失效。
         </Typography.Paragraph>
         <Instructions address={address} userName={userName} />
         <Table<AppPassword>

@@ -21,7 +21,7 @@ useInlineStylesOnly();
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const policy = {
   minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
-  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false, webdavAccountPassword: false,
 };
 const adminUser = (o: Record<string, unknown>) => ({
   userId: '5', userName: 'lisi', nickName: '李四', deptId: null, isDocAdmin: false, isFlowAdmin: false, isTagAdmin: false,

@@ -1,5 +1,6 @@
-// 密码与动态口令: the password policy (length, character classes, history, expiry, lockout) and
-// whether everyone must use TOTP.
+// 密码与动态口令: the password policy (length, character classes, history, expiry, lockout),
+// whether everyone must use TOTP, and whether WebDAV takes the account password of people
+// without TOTP.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Form, InputNumber, Skeleton, Switch } from 'antd';
 import { api, notify, type PasswordPolicy } from '@app/shared';
@@ -75,6 +76,17 @@ export function PasswordPolicyTab() {
           <Switch />
         </Form.Item>
         <Alert type="info" showIcon title="开启后，尚未绑定动态口令的用户在下次登录时须先用身份验证器扫码绑定。也可以在“用户动态口令”中只要求部分用户。" />
+      </Card>
+      <Card size="small" title="WebDAV" style={{ marginBottom: 16 }}>
+        <Form.Item
+          label="允许以登录密码连接"
+          name="webdavAccountPassword"
+          valuePropName="checked"
+          extra="只对未使用动态口令的用户有效。关闭时（默认）WebDAV 只接受用户在个人设置中创建的应用密码：它们可以设为只读、可以单独撤销，也不会暴露登录密码。"
+          style={{ marginBottom: 0 }}
+        >
+          <Switch />
+        </Form.Item>
       </Card>
       <Button type="primary" htmlType="submit" loading={saving}>
         保存

@@ -6,8 +6,9 @@
 //
 // HTTP Basic authentication checks them with sign-in's throttling: per account and per address
 // (AuthService.assertMayTry / countFailure), so a guesser is locked out exactly as at the
-// sign-in page. The account's own password is not accepted over WebDAV (yet): the issue lets
-// an administrator allow it later for people without TOTP.
+// sign-in page. The account's own password is accepted over WebDAV only where the administrator
+// allows it (密码策略 → webdavAccountPassword) and only for people without TOTP
+// (AuthService.accountPassword); it gives read-write access, as the web does.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppPasswordScope, Database, UserRow } from '../../db/types';
@@ -58,13 +59,13 @@ export interface BasicClient {
 
 /** What an `Authorization: Basic` header comes to. */
 export type BasicOutcome =
-  | { status: 'ok'; user: UserRow; scope: AppPasswordScope; passwordId: number }
+  | { status: 'ok'; user: UserRow; scope: AppPasswordScope; /** null: the account's own password */ passwordId: number | null }
   /** no credentials sent: the client is asked for them */
   | { status: 'missing' }
   /** wrong, revoked, or the account may not sign in; `user` when the name is an account's */
   | { status: 'invalid'; userName: string; user: UserRow | null; reason: string };
 
-export const APP_PASSWORD_ONLY = 'WebDAV 只接受应用密码：请在“个人设置 → WebDAV 与应用密码”中创建，用户名为你的登录用户名（暂不接受账号的登录密码）';
+export const APP_PASSWORD_ONLY = 'WebDAV 只接受应用密码：请在“个人设置 → WebDAV 与应用密码”中创建，用户名为你的登录用户名（管理员未允许使用账号的登录密码）';
 
 /** `user:password` of a Basic header (UTF-8), or null when it is not one. */
 export function basicCredentials(header: string | undefined): { userName: string; secret: string } | null {
@@ -145,9 +146,22 @@ export class AppPasswordsService {
     const row = normalized ? await findBySecretHash(this.db, digest(normalized)) : undefined;
     const user = row ? await findUserById(this.db, Number(row.user_id)) : undefined;
     if (!row || !user || user.user_name_key !== accountKey) {
-      await this.auth.countFailure(accountKey, client.ip);
+      // not one of the person's application passwords: their account password, where allowed
       const named = await this.db.selectFrom('users').selectAll().where('user_name_key', '=', accountKey).executeTakeFirst();
-      return { status: 'invalid', userName, user: named ?? null, reason: normalized ? '用户名或应用密码错误' : APP_PASSWORD_ONLY };
+      const account = named && !named.disabled ? await this.auth.accountPassword(named, secret) : 'off';
+      if (account === 'ok') return { status: 'ok', user: named!, scope: 'readWrite', passwordId: null };
+      await this.auth.countFailure(accountKey, client.ip);
+      const reason =
+        account === 'totp'
+          ? '该账号已启用动态口令，只能使用应用密码连接 WebDAV（在个人设置中创建）'
+          : account === 'expired'
+            ? '账号密码需要先在网页登录后修改，或改用应用密码'
+            : account === 'wrong'
+              ? '用户名或密码错误'
+              : normalized
+                ? '用户名或应用密码错误'
+                : APP_PASSWORD_ONLY;
+      return { status: 'invalid', userName, user: named ?? null, reason };
     }
     if (row.revoked_at !== null) return { status: 'invalid', userName, user, reason: '该应用密码已撤销或已因修改密码、停用账号而失效' };
     if (user.disabled) return { status: 'invalid', userName, user, reason: '该账号已被停用，请联系管理员' };

@@ -39,6 +39,8 @@ export interface LoginOutcome {
   jwtId?: string;
 }
 
+/** how long an account password checked over WebDAV is taken again without hashing it */
+const ACCOUNT_PASSWORD_SEEN_MS = 5 * 60_000;
 /** How long a second step (password reset, TOTP) may take. */
 const STEP_TTL_MS = 10 * 60 * 1000;
 /** wrong TOTP codes one sign-in may try */
@@ -144,6 +146,35 @@ export class AuthService {
     if (reason) return this.step(user, 'passwordReset', now, { message: reason });
     return this.afterPassword(user, client, now);
   }
+
+  /**
+   * The account's own password outside the sign-in page (WebDAV, where the administrator allows
+   * it): only for people without TOTP (theirs would skip the second step), checked as at the
+   * sign-in page (a directory person's by the directory); a password that must be changed first
+   * is refused. 'off' when the administrator has not allowed it.
+   */
+  async accountPassword(user: UserRow, password: string): Promise<'ok' | 'off' | 'totp' | 'wrong' | 'expired'> {
+    const policy = await this.credentials.policy();
+    if (!policy.webdavAccountPassword) return 'off';
+    if (policy.totpRequired || user.totp_required === 1 || user.totp_secret !== null) return 'totp';
+    const byDirectory = user.source === 'ldap' && this.directory !== null;
+    // a WebDAV client sends the password with every request: a password checked a moment ago
+    // (for this account, with this stored hash) is not hashed again
+    const key = digest(`${user.id}\n${user.password_hash ?? ''}\n${password}`);
+    const now = Date.now();
+    if ((this.accountPasswordsSeen.get(key) ?? 0) < now) {
+      const passwordOk = byDirectory ? await this.directory!(user.user_name, password) : await verifyPassword(password, user.password_hash ?? null);
+      if (!passwordOk) return 'wrong';
+      this.accountPasswordsSeen.delete(key);
+      this.accountPasswordsSeen.set(key, now + ACCOUNT_PASSWORD_SEEN_MS);
+      if (this.accountPasswordsSeen.size > 1000) this.accountPasswordsSeen.delete(this.accountPasswordsSeen.keys().next().value as string);
+    }
+    if (!byDirectory && this.credentials.resetReason(user, policy, now)) return 'expired';
+    return 'ok';
+  }
+
+  /** digests of account passwords checked lately (accountPassword), with when that lapses */
+  private readonly accountPasswordsSeen = new Map<string, number>();
 
   /**
    * POST /api/login/LoginWithDingtalk: the DingTalk user behind the code, then the account bound

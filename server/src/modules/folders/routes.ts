@@ -178,7 +178,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/User/Files/Rename/:id',
     {
-      config: { oplog: { action: 'file.rename', items: (req) => (req.params as { id: string }).id, detail: (req) => ({ newName: (req.query as { fileName: string }).fileName }) } },
+      config: { davLock: (req) => ({ items: (req.params as { id: string }).id }), oplog: { action: 'file.rename', items: (req) => (req.params as { id: string }).id, detail: (req) => ({ newName: (req.query as { fileName: string }).fileName }) } },
       schema: {
         tags: ['文件'],
         summary: '重命名（子项的路径随之更新）',
@@ -194,7 +194,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Files',
     {
-      config: { oplog: { action: 'file.delete', items: (req) => req.body as string[] } },
+      config: { davLock: (req) => ({ items: req.body as string[] }), oplog: { action: 'file.delete', items: (req) => req.body as string[] } },
       schema: {
         tags: ['文件'],
         summary: '删除到回收站（全部成功或全部不做）',
@@ -214,6 +214,11 @@ export const foldersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       {
         config: {
+          // a move takes the items from where they are; both put members into the target
+          davLock: (req) => {
+            const body = req.body as { ids: string[]; targetId: string };
+            return { items: mode === 'move' ? body.ids : [], into: body.targetId };
+          },
           oplog: {
             action: mode === 'move' ? 'file.move' : 'file.copy',
             items: (req) => (req.body as { ids: string[] }).ids,

@@ -1,50 +1,117 @@
-// The operation log's hash chain (the ferry's audit chain is the model: ferry/audit.ts). A request
-// only appends its row; the sealer gives the rows that have none a position (seq) and chains
-// them in that order under the head's row lock, so an append never waits for another instance,
-// and a row committed late (a long transaction) simply takes a later position. Altering,
-// removing or inserting a sealed row breaks the chain at that row; `verifyChain` says where.
+// The operation log's hash chain (the ferry's audit chain is the model: ferry/audit.ts). Records
+// written on their own are chained as they are inserted (appendSealed: the next positions after
+// the head, moved under its row lock). Records written inside a caller's transaction are appended
+// without a position; the sealer gives them one (seq) within a second, so such an append never
+// waits for another instance, and a row committed late (a long transaction) simply takes a later
+// position. Altering, removing or inserting a sealed row breaks the chain at that row;
+// `verifyChain` says where.
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, OperationLogsTable } from '../../db/types';
-import { canonicalJson } from '../../lib/canonical-json';
+import type { Database, OperationLogHeadTable, OperationLogsTable } from '../../db/types';
+import { appendEntries, deptPathsOf, recordRow, type OplogEntry } from './repository';
 
 type Row = Selectable<OperationLogsTable>;
 
+/**
+ * The text a record's hash covers: canonicalJson (lib/canonical-json.ts) of its fields, written
+ * out in that function's key order. The fields are numbers, strings or null, so this is the same
+ * text, byte for byte, at a fraction of the cost (records are hashed as they are written).
+ */
+function oplogContent(r: Omit<Row, 'id' | 'hash'>, seq: number): string {
+  const fields: [string, unknown][] = [
+    ['action', r.action],
+    ['at', Number(r.at)],
+    ['deptPath', r.dept_path],
+    ['detail', r.detail],
+    ['ip', r.ip],
+    ['objectId', r.object_id],
+    ['objectName', r.object_name],
+    ['objectPath', r.object_path],
+    ['objectScope', r.object_scope],
+    ['objectType', r.object_type],
+    ['onBehalfId', r.on_behalf_id === null ? null : Number(r.on_behalf_id)],
+    ['onBehalfName', r.on_behalf_name],
+    ['reason', r.reason],
+    ['requestId', r.request_id],
+    ['result', r.result],
+    ['seq', seq],
+    ['userAgent', r.user_agent],
+    ['userId', r.user_id === null ? null : Number(r.user_id)],
+    ['userName', r.user_name],
+  ];
+  let out = '';
+  for (const [key, value] of fields) if (value !== undefined) out += `${out ? ',' : '{'}"${key}":${JSON.stringify(value)}`;
+  return `${out}}`;
+}
+
 /** The hash of a record: over the previous hash and every field but the row id. */
 export function oplogHash(r: Omit<Row, 'id' | 'hash'>, seq: number, prev: string): string {
-  const content = canonicalJson({
-    seq,
-    at: Number(r.at),
-    userId: r.user_id === null ? null : Number(r.user_id),
-    userName: r.user_name,
-    deptPath: r.dept_path,
-    onBehalfId: r.on_behalf_id === null ? null : Number(r.on_behalf_id),
-    onBehalfName: r.on_behalf_name,
-    ip: r.ip,
-    userAgent: r.user_agent,
-    action: r.action,
-    objectType: r.object_type,
-    objectId: r.object_id,
-    objectName: r.object_name,
-    objectPath: r.object_path,
-    objectScope: r.object_scope,
-    result: r.result,
-    reason: r.reason,
-    requestId: r.request_id,
-    detail: r.detail,
+  return crypto.createHash('sha256').update(`${prev}\n${oplogContent(r, seq)}`).digest('hex');
+}
+
+type Head = Selectable<OperationLogHeadTable>;
+
+const readHead = (db: Kysely<Database>) => db.selectFrom('operation_log_head').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+
+/**
+ * Moves the head from where it was read to (seq, hash) and writes the rows chained in between, in
+ * one short transaction; false when another writer (on any instance) moved it first. The head's
+ * row lock orders the writers; the hashes were computed before, so the database is held only for
+ * the writes, never while hashing.
+ */
+async function advanceHead(db: Kysely<Database>, from: Head, seq: number, hash: string, write: (trx: Kysely<Database>) => Promise<void>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('operation_log_head')
+      .set({ seq, hash })
+      .where('id', '=', 1)
+      .where('seq', '=', Number(from.seq))
+      .where('hash', '=', from.hash)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    await write(trx);
+    return true;
   });
-  return crypto.createHash('sha256').update(`${prev}\n${content}`).digest('hex');
 }
 
 /**
- * Seals up to `limit` unsealed rows, oldest id first; how many. The rows and the head are read,
- * and the hashes computed, outside any transaction; the write is one short transaction that moves
- * the head only if it is still where it was read (another sealer, on any instance, may have gone
- * first: then it reads again). So the database is held only for the writes, never while hashing.
+ * Appends records already chained: each takes the next position after the head, with its hash,
+ * so no later rewrite of the row is needed (a sealed append costs one insert, as an unsealed one
+ * does). When the head keeps moving under it (other instances appending at the same moment) the
+ * records are appended unsealed and the sealer chains them within a second.
+ */
+export async function appendSealed(db: Kysely<Database>, entries: readonly OplogEntry[], now = Date.now()): Promise<void> {
+  if (!entries.length) return;
+  const people = await deptPathsOf(db, entries.flatMap((e) => (e.userId === null ? [] : [e.userId])));
+  const rows = entries.map((e) => {
+    const deptPath = e.userId === null ? '' : people.get(e.userId) ?? '';
+    return { ...recordRow(e, now, deptPath), dept_path: deptPath };
+  });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const head = await readHead(db);
+    let seq = Number(head.seq);
+    let prev = head.hash;
+    const chained = rows.map((r) => {
+      seq += 1;
+      const hash = oplogHash(r as unknown as Row, seq, prev);
+      const row = Object.assign(r, { seq, prev_hash: prev, hash });
+      prev = hash;
+      return row;
+    });
+    if (await advanceHead(db, head, seq, prev, async (trx) => void (await trx.insertInto('operation_logs').values(chained).execute()))) return;
+  }
+  await appendEntries(db, entries, now);
+}
+
+/**
+ * Seals up to `limit` unsealed rows (those appended inside a caller's transaction, or when the
+ * head was busy), oldest id first; how many. The rows and the head are read, and the hashes
+ * computed, outside any transaction; the write moves the head only if it is still where it was
+ * read (else it reads again).
  */
 export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<number> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const head = await db.selectFrom('operation_log_head').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const head = await readHead(db);
     const rows = await db.selectFrom('operation_logs').selectAll().where('seq', 'is', null).orderBy('id').limit(limit).execute();
     if (!rows.length) return 0;
     let seq = Number(head.seq);
@@ -56,16 +123,7 @@ export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<n
       sealed.push({ id: Number(r.id), seq, prev, hash });
       prev = hash;
     }
-    const done = await db.transaction().execute(async (trx) => {
-      // the head's row lock orders the sealers of every instance; it moves only from where it was read
-      const moved = await trx
-        .updateTable('operation_log_head')
-        .set({ seq, hash: prev })
-        .where('id', '=', 1)
-        .where('seq', '=', Number(head.seq))
-        .where('hash', '=', head.hash)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) return false;
+    const done = await advanceHead(db, head, seq, prev, async (trx) => {
       // one statement per 500 rows (both databases know WITH … UPDATE … FROM)
       for (let i = 0; i < sealed.length; i += 500) {
         const values = sql.join(
@@ -74,7 +132,6 @@ export async function sealPending(db: Kysely<Database>, limit = 2000): Promise<n
         await sql`with v(id, seq, prev, hash) as (values ${values})
           update operation_logs set seq = v.seq, prev_hash = v.prev, hash = v.hash from v where operation_logs.id = v.id`.execute(trx);
       }
-      return true;
     });
     if (done) return rows.length;
   }
@@ -94,7 +151,7 @@ export interface OplogChainCheck {
 
 /** Walks the chain from the last pruned record, in pages of seq, recomputing every hash. */
 export async function verifyChain(db: Kysely<Database>, pageSize = 2000): Promise<OplogChainCheck> {
-  const head = await db.selectFrom('operation_log_head').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  const head = await readHead(db);
   const pruned = Number(head.pruned_seq);
   let expected = pruned + 1;
   let prev = head.pruned_hash;

@@ -31,40 +31,59 @@ export interface OplogEntry {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
-/** Appends entries (one statement); inside the caller's transaction when given one. */
+/** The columns of a record as stored, its department path given (or looked up in the insert). */
+export function recordRow(e: OplogEntry, now: number, deptPath?: string) {
+  return {
+    at: e.at ?? now,
+    user_id: e.userId,
+    user_name: clip(e.userName, 200),
+    // the person's department at the time (department administrators read their subtree)
+    dept_path:
+      deptPath ??
+      (e.userId === null ? '' : sql<string>`coalesce((select d.path from users u join departments d on d.id = u.dept_id where u.id = ${e.userId}), '')`),
+    on_behalf_id: e.onBehalfId ?? null,
+    on_behalf_name: clip(e.onBehalfName, 200),
+    ip: clip(e.ip, 100),
+    user_agent: clip(e.userAgent, 500),
+    action: e.action,
+    object_type: e.object?.type ?? '',
+    object_id: clip(e.object?.id, 100),
+    object_name: clip(e.object?.name, 500),
+    object_path: clip(e.object?.path, 2000),
+    object_scope: clip(e.object?.scope, 1000),
+    result: e.result ?? 'ok',
+    reason: clip(e.reason, 1000),
+    request_id: clip(e.requestId, 100),
+    detail: JSON.stringify(e.detail ?? {}),
+  };
+}
+
+/** The department paths of people now ('' for those without one), for records about to be chained. */
+export async function deptPathsOf(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, string>> {
+  const ids = [...new Set(userIds)];
+  const paths = new Map<number, string>(ids.map((id) => [id, '']));
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('users as u')
+      .innerJoin('departments as d', 'd.id', 'u.dept_id')
+      .select(['u.id', 'd.path'])
+      .where('u.id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) paths.set(Number(r.id), r.path);
+  }
+  return paths;
+}
+
+/**
+ * Appends entries unsealed (one statement); inside the caller's transaction when given one. The
+ * sealer chains them within a second (chain.ts); records written outside a transaction are
+ * chained as they are written instead (appendSealed).
+ */
 export async function appendEntries(db: Kysely<Database>, entries: readonly OplogEntry[], now = Date.now()): Promise<void> {
   if (!entries.length) return;
   await db
     .insertInto('operation_logs')
-    .values(
-      entries.map((e) => ({
-        seq: null,
-        at: e.at ?? now,
-        user_id: e.userId,
-        user_name: clip(e.userName, 200),
-        // the person's department at the time (department administrators read their subtree)
-        dept_path:
-          e.userId === null
-            ? ''
-            : sql<string>`coalesce((select d.path from users u join departments d on d.id = u.dept_id where u.id = ${e.userId}), '')`,
-        on_behalf_id: e.onBehalfId ?? null,
-        on_behalf_name: clip(e.onBehalfName, 200),
-        ip: clip(e.ip, 100),
-        user_agent: clip(e.userAgent, 500),
-        action: e.action,
-        object_type: e.object?.type ?? '',
-        object_id: clip(e.object?.id, 100),
-        object_name: clip(e.object?.name, 500),
-        object_path: clip(e.object?.path, 2000),
-        object_scope: clip(e.object?.scope, 1000),
-        result: e.result ?? 'ok',
-        reason: clip(e.reason, 1000),
-        request_id: clip(e.requestId, 100),
-        detail: JSON.stringify(e.detail ?? {}),
-        prev_hash: null,
-        hash: null,
-      })),
-    )
+    .values(entries.map((e) => ({ ...recordRow(e, now), seq: null, prev_hash: null, hash: null })))
     .execute();
 }
 

@@ -12,7 +12,7 @@ import { parseDateTime, type TimeFormatter } from '../../lib/time';
 import { deviceOf } from '../account/device';
 import { loadScope } from '../people/scope';
 import { actionName, OPLOG_GROUPS } from './actions';
-import { pruneBefore, sealPending, verifyChain, type OplogChainCheck } from './chain';
+import { appendSealed, pruneBefore, sealPending, verifyChain, type OplogChainCheck } from './chain';
 import { appendEntries, countUpTo, filtered, type OplogEntry, type OplogFilter } from './repository';
 
 type Row = Selectable<OperationLogsTable>;
@@ -22,8 +22,10 @@ export const MIN_RETENTION_DAYS = 180;
 export const COUNT_CAP = 10_000;
 const DAY = 86_400_000;
 const PRUNE_LEASE = 'oplog-prune';
-/** How often each instance seals what was appended. */
+/** How often each instance seals what was appended inside other transactions. */
 const SEAL_EVERY_MS = 1000;
+/** How long a record waits to be written with the others of that moment. */
+const WRITE_EVERY_MS = 100;
 
 export interface OplogRecord {
   id: string;
@@ -84,15 +86,18 @@ export class OperationLog {
     if (!(retentionDays >= MIN_RETENTION_DAYS)) throw new Error(`操作日志至少保留 ${MIN_RETENTION_DAYS} 天`);
   }
 
-  /** Records waiting for the next write, with the requests that wait for it. */
+  /** Records waiting for the next write, with those who wait for it. */
   private queue: { entries: OplogEntry[]; done: (err?: unknown) => void }[] = [];
-  private flushing = false;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  /** records being made after their answers went out (recordLater) */
+  private later = new Set<Promise<void>>();
 
   /**
-   * Appends records; inside the caller's transaction when `db` is one. Otherwise they are written
-   * at once, and the records of the requests that ask while a write is under way are written
-   * together in the next statement (a group commit); each caller's promise settles when theirs
-   * are committed.
+   * Appends records; inside the caller's transaction when `db` is one (unsealed: the sealer chains
+   * them). Otherwise they are queued and written within WRITE_EVERY_MS, already chained, together
+   * with every other record queued by then (one statement and one commit for all of them: a
+   * commit costs SQLite as much as a hundred rows); the promise settles when they are committed.
    */
   record(entries: OplogEntry | readonly OplogEntry[], db: Kysely<Database> = this.db): Promise<void> {
     if (!this.recording) return Promise.resolve();
@@ -100,27 +105,61 @@ export class OperationLog {
     if (db !== this.db) return appendEntries(db, list);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ entries: list, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      // written at once when nothing is being written; else with the next batch
-      if (!this.flushing) {
-        this.flushing = true;
-        void this.flush();
-      }
+      this.writeSoon();
     });
   }
 
-  private async flush(): Promise<void> {
+  /**
+   * Records made after a request's answer went out (the request does not wait for its record):
+   * `make` may read the database (the names of the items an upload made); what it returns is
+   * queued as record() does. This instance's readers of the log wait for them (settled()).
+   */
+  recordLater(make: () => Promise<readonly OplogEntry[] | null | undefined>): void {
+    if (!this.recording) return;
+    const p: Promise<void> = make()
+      .then((list) => (list?.length ? this.record(list) : undefined))
+      .catch((err: unknown) => this.onError(err))
+      .finally(() => this.later.delete(p));
+    this.later.add(p);
+  }
+
+  private writeSoon(): void {
+    if (this.flushTimer || this.writing) return;
+    this.flushTimer = setTimeout(() => void this.write().catch(() => undefined), WRITE_EVERY_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Writes what is queued now (and what is queued while it writes). */
+  private write(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.writing ??= this.writeQueued().finally(() => {
+      this.writing = null;
+      if (this.queue.length) this.writeSoon();
+    });
+    return this.writing;
+  }
+
+  private async writeQueued(): Promise<void> {
     while (this.queue.length) {
-      const batch = this.queue.splice(0, 200);
+      const batch = this.queue.splice(0, 500);
       const now = Date.now();
       try {
         const all = batch.flatMap((b) => b.entries);
-        for (let i = 0; i < all.length; i += 500) await appendEntries(this.db, all.slice(i, i + 500), now);
+        for (let i = 0; i < all.length; i += 500) await appendSealed(this.db, all.slice(i, i + 500), now);
         for (const b of batch) b.done();
       } catch (err) {
         for (const b of batch) b.done(err);
       }
     }
-    this.flushing = false;
+  }
+
+  /** Until every record this instance was asked for is committed (read paths, stop). */
+  async settled(): Promise<void> {
+    while (this.later.size || this.queue.length || this.writing) {
+      await Promise.all(this.later);
+      await this.write();
+    }
   }
 
   // ---- sealing and retention ----
@@ -137,6 +176,7 @@ export class OperationLog {
 
   /** Removes what is older than the retention (one instance a day), and records that it did. */
   async prune(now = Date.now()): Promise<number> {
+    await this.settled();
     await this.seal();
     const r = await pruneBefore(this.db, now - this.retentionDays * DAY);
     if (!r) return 0;
@@ -178,7 +218,8 @@ export class OperationLog {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
-    // what this instance appended last is sealed before it goes
+    // what this instance was asked to record is written, and sealed, before it goes
+    await this.settled().catch((err: unknown) => this.onError(err));
     await this.seal().catch((err: unknown) => this.onError(err));
   }
 
@@ -281,12 +322,14 @@ export class OperationLog {
 
   /** GET /api/Admin/OperationLogs */
   async list(caller: UserRow, q: OplogListQuery) {
+    await this.settled();
     return this.page(await this.filter(caller, q), q.page, q.pageSize);
   }
 
   /** GET /api/Admin/OperationLogs/Verify (system and audit administrators) */
   async verify(caller: UserRow): Promise<OplogChainCheck> {
     if (!(caller.is_admin === 1 || caller.is_audit_admin === 1) || caller.disabled) throw forbidden('只有系统管理员或审计管理员可以校验操作日志');
+    await this.settled();
     await this.seal();
     return verifyChain(this.db);
   }
@@ -311,6 +354,7 @@ export class OperationLog {
 
   /** GET /api/Admin/OperationLogs/Export: every matching record, newest first, streamed. */
   async export(caller: UserRow, q: OplogListQuery & { format: ExportFormat }): Promise<ExportedTable> {
+    await this.settled();
     const f = await this.filter(caller, q);
     const db = this.db;
     const view = (r: Row) => this.view(r);
@@ -338,11 +382,13 @@ export class OperationLog {
 
   /** GET /api/Account/SignIns: the caller's own sign-ins (and failed attempts), newest first. */
   async mySignIns(caller: UserRow, page = 1, pageSize = 20) {
+    await this.settled();
     return this.page({ userId: Number(caller.id), action: 'auth.' }, page, pageSize);
   }
 
   /** GET /api/User/Files/{id}/Activity: an item's records and those of everything below it. */
   async activity(item: { idPath: string }, page = 1, pageSize = 20) {
+    await this.settled();
     return this.page({ scope: item.idPath }, page, pageSize);
   }
 }

@@ -46,6 +46,9 @@ export const PasswordPolicySchema = Type.Object(
     lockoutThreshold: Type.Integer({ minimum: 0, maximum: 100, description: '连续输错几次后锁定账号（0 为不锁定）' }),
     lockoutMinutes: Type.Integer({ minimum: 1, maximum: 1440, description: '锁定多少分钟' }),
     totpRequired: Type.Boolean({ description: '所有用户登录都须输入动态口令（TOTP）' }),
+    webdavAccountPassword: Type.Optional(
+      Type.Boolean({ description: '允许未使用动态口令的用户以登录密码连接 WebDAV（默认 false：只接受应用密码）；省略时保持原值' }),
+    ),
   },
   { title: '密码策略' },
 );

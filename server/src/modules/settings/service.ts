@@ -39,6 +39,7 @@ export const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
   lockoutThreshold: 5,
   lockoutMinutes: 15,
   totpRequired: false,
+  webdavAccountPassword: false,
 };
 
 /** Uploads: rapid upload only from content the caller can read; no personal quota; no chunk check (spec section 9). */
@@ -154,8 +155,9 @@ export class SettingsService {
     return this.read<PasswordPolicy>('passwordPolicy');
   }
 
+  /** What is left out of `policy` (webdavAccountPassword) keeps its current value. */
   async setPasswordPolicy(policy: PasswordPolicy): Promise<PasswordPolicy> {
-    const clean = merge(DEFAULT_PASSWORD_POLICY, policy);
+    const clean = merge(await this.passwordPolicy(), policy);
     await writeSetting(this.db, 'passwordPolicy', clean, Date.now());
     return clean;
   }

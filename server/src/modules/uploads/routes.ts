@@ -112,6 +112,13 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${BASE}/CheckAndCreateFileInfo`,
     {
+      config: {
+        // a new file goes into the folder; 新版本 or 覆盖 write over the file of that name
+        davLock: (req) => {
+          const body = req.body as { folderId: string; fileName: string; strategy?: number | null };
+          return { into: body.folderId, over: body.strategy === 0 || body.strategy === 1 ? { folderId: body.folderId, name: body.fileName } : null };
+        },
+      },
       schema: {
         tags,
         summary: '创建上传任务',

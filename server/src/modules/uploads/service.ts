@@ -551,12 +551,18 @@ export class UploadsService {
       } else {
         // this request holds the chunk's lease while it writes; it is renewed while the write lasts
         let held = claim.until;
+        // one renewal at a time; the write's end waits for one under way (it may have moved the
+        // lease in the database already: recording the chunk with the lease before it would fail)
+        let renewing: Promise<unknown> | null = null;
         const renew = setInterval(() => {
+          if (renewing) return;
           const next = Date.now() + this.limits.chunkLeaseMs;
-          renewChunkLease(this.db, session.id, n, held, next).then(
-            (renewed) => renewed && (held = next),
-            () => undefined,
-          );
+          renewing = renewChunkLease(this.db, session.id, n, held, next)
+            .then(
+              (renewed) => renewed && (held = next),
+              () => undefined,
+            )
+            .finally(() => (renewing = null));
         }, Math.max(50, Math.floor(this.limits.chunkLeaseMs / 3)));
         let written: WrittenChunk & { etag?: string | null };
         try {
@@ -569,6 +575,7 @@ export class UploadsService {
           if (hash !== null && written.md5 !== hash) throw hashMismatch(`第 ${n} 个分片校验失败（MD5 不一致），请重新上传该分片`);
         } catch (err) {
           clearInterval(renew);
+          await renewing;
           await dropChunkLease(this.db, session.id, n, held).catch(() => undefined);
           if (err instanceof ChunkTooLong) throw tooLong(n, expected);
           if (isOutOfSpace(err)) {
@@ -580,6 +587,7 @@ export class UploadsService {
           throw err;
         }
         clearInterval(renew);
+        await renewing;
         // a chunk sent without ChunkHash is recorded with an empty md5
         if (!(await recordChunk(this.db, session.id, n, held, hash ?? '', Date.now(), written.etag ?? null))) {
           // the session went, or this writer lost its lease (stalled past it) and another took the chunk over

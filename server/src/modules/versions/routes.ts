@@ -25,7 +25,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Files/:fileId/VersionRollback/:id',
     {
-      config: { oplog: { action: 'file.version', items: (req) => (req.params as { fileId: string }).fileId, detail: () => ({ change: '回滚到某个版本' }) } },
+      config: { davLock: (req) => ({ items: (req.params as { fileId: string }).fileId }), oplog: { action: 'file.version', items: (req) => (req.params as { fileId: string }).fileId, detail: () => ({ change: '回滚到某个版本' }) } },
       schema: {
         tags,
         summary: '回滚到某个版本',
@@ -40,7 +40,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/User/Files/Versions/:id/SetMaster',
     {
-      config: { oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '设为主版本' }) } },
+      config: { davLock: async (req) => ({ items: await versionItem(req) }), oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '设为主版本' }) } },
       schema: {
         tags,
         summary: '设为主版本',
@@ -56,7 +56,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/User/Files/Versions/:id',
     {
-      config: { oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '删除版本' }) } },
+      config: { davLock: async (req) => ({ items: await versionItem(req) }), oplog: { action: 'file.version', items: versionItem, detail: () => ({ change: '删除版本' }) } },
       schema: {
         tags,
         summary: '删除版本',

@@ -2,13 +2,15 @@
 // dead properties, GET and HEAD with Range) and, for read-write application passwords, PUT
 // (streamed through the web upload's session, chunks and merge), MKCOL, DELETE (to the recycle
 // bin), COPY and MOVE (FoldersService.transfer) and PROPPATCH (dead properties in
-// dav_properties), LOCK and UNLOCK (class 2: locks.ts, the If header). Outside
-// /api: answers are WebDAV's (XML multistatus, status codes, short Chinese texts), never the
-// JSON envelope.
+// dav_properties), LOCK and UNLOCK (class 2: locks.ts, the If header; the web's own changes
+// respect the locks through lock-guard.ts), and Nextcloud's chunked uploads under
+// /dav/uploads/<user>/ (chunked-uploads.ts). Outside /api: answers are WebDAV's (XML
+// multistatus, status codes, short Chinese texts), never the JSON envelope.
 //
-// Authentication: HTTP Basic with the user name and an application password (应用密码) only;
-// failures are throttled and logged as sign-in failures are. OPTIONS answers without it (the
-// same everywhere: it says nothing about any path).
+// Authentication: HTTP Basic with the user name and an application password (应用密码), or the
+// account password where the administrator allows it for people without TOTP; failures are
+// throttled and logged as sign-in failures are. OPTIONS answers without it (the same
+// everywhere: it says nothing about any path).
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppPasswordScope, UserRow } from '../../db/types';
@@ -26,18 +28,19 @@ import { contentXml, DavProperties, isProtected, type PatchOp } from './dead-pro
 import { DavTree, hrefOf, pathOf, SHARED_FOLDER_NAME, type DavContext, type DavNode } from './tree';
 import { DAV_NS, escapeXml, parseXml, XmlError } from './xml';
 import { activeLockXml, BadIf, DavLocks, parseIf, timeoutOf, type ActiveLock } from './locks';
+import { ASSEMBLE, MAX_OPEN_UPLOADS, MAX_PARTS, validName, type DavUpload } from './chunked-uploads';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** who a /dav/ request is from (Basic authentication with an application password) */
-    dav: { user: UserRow; scope: AppPasswordScope; passwordId: number } | null;
+    dav: { user: UserRow; scope: AppPasswordScope; /** null: the account's own password */ passwordId: number | null } | null;
   }
 }
 
 /** `Basic realm="云文档"` with the realm as UTF-8 bytes (a header carries bytes; RFC 7617 charset). */
 const CHALLENGE = Buffer.from('Basic realm="云文档", charset="UTF-8"', 'utf8').toString('latin1');
 const READ_ONLY = '该应用密码为只读，不能修改文件；如需写入，请在个人设置中新建读写的应用密码';
-/** what works now (class 1: no locks yet) */
+/** the methods of every path */
 const ALLOW = 'OPTIONS, GET, HEAD, PROPFIND, PROPPATCH, PUT, MKCOL, DELETE, COPY, MOVE, LOCK, UNLOCK';
 const DAV_METHODS: [string, boolean][] = [
   ['PROPFIND', true],
@@ -85,6 +88,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
   const props = new DavProperties(app.db);
   /** the dead properties of resources, when the request asks for them */
   const locks = new DavLocks(app.db);
+  const chunked = app.services.davUploads;
   const withDead = async (resources: DavResource[], request: PropfindRequest) => {
     if (wantsLocks(request)) {
       const found = await locks.coveringMany(resources.flatMap((r) => (r.itemId === undefined || r.idPath === undefined ? [] : [{ id: r.itemId, idPath: r.idPath }])));
@@ -106,16 +110,13 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
 
   app.decorateRequest('dav', null);
 
-  /** Appends to the operation log (never fails the request). */
-  const record = async (req: FastifyRequest, action: OplogAction, o: { ok: boolean; reason?: string; items?: number[]; object?: OplogObject; user?: { id: number; userName: string } | null; userName?: string; detail?: Record<string, unknown> }) => {
-    if (!app.services.oplog.recording) return;
-    try {
-      const user = o.user !== undefined ? o.user : req.dav ? { id: Number(req.dav.user.id), userName: req.dav.user.user_name } : null;
+  /** Appends to the operation log, after the answer (never fails or delays the request). */
+  const record = (req: FastifyRequest, action: OplogAction, o: { ok: boolean; reason?: string; items?: number[]; object?: OplogObject; user?: { id: number; userName: string } | null; userName?: string; detail?: Record<string, unknown> }) => {
+    const user = o.user !== undefined ? o.user : req.dav ? { id: Number(req.dav.user.id), userName: req.dav.user.user_name } : null;
+    app.services.oplog.recordLater(async () => {
       const objects: OplogObject[] = o.object ? [o.object] : o.items?.length ? [...(await describeItems(app.db, o.items)).values()] : [];
-      await app.services.oplog.record(requestEntries(req, { action, user, userName: o.userName, ok: o.ok, reason: o.reason, detail: { via: 'WebDAV', ...o.detail } }, objects));
-    } catch (err) {
-      req.log.error({ err }, '云文档操作日志记录失败');
-    }
+      return requestEntries(req, { action, user, userName: o.userName, ok: o.ok, reason: o.reason, detail: { via: 'WebDAV', ...o.detail } }, objects);
+    });
   };
 
   app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
@@ -147,14 +148,14 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       if (err instanceof AppError && err.statusCode === 429) {
         const typed = /^Basic\s+(\S+)/i.exec(req.headers.authorization ?? '');
         const userName = typed ? Buffer.from(typed[1], 'base64').toString('utf8').split(':')[0] : '';
-        await record(req, 'auth.lockout', { ok: false, reason: err.message, user: null, userName, detail: { how: 'WebDAV 应用密码' } });
+        record(req, 'auth.lockout', { ok: false, reason: err.message, user: null, userName, detail: { how: 'WebDAV 应用密码' } });
       }
       throw err;
     }
     if (outcome.status === 'missing') throw davError(401, '请使用用户名和应用密码登录 WebDAV（应用密码在个人设置中创建）');
     if (outcome.status === 'invalid') {
       const user = outcome.user ? { id: Number(outcome.user.id), userName: outcome.user.user_name } : null;
-      await record(req, 'auth.login.fail', { ok: false, reason: outcome.reason, user, userName: outcome.userName, detail: { how: 'WebDAV 应用密码' } });
+      record(req, 'auth.login.fail', { ok: false, reason: outcome.reason, user, userName: outcome.userName, detail: { how: 'WebDAV 应用密码' } });
       throw davError(401, outcome.reason);
     }
     req.dav = { user: outcome.user, scope: outcome.scope, passwordId: outcome.passwordId };
@@ -168,19 +169,23 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
 
   // ---- reading --------------------------------------------------------------------------
 
+  /** A PROPFIND's body: what it asks for (400 when it is not a propfind). */
+  const propfindBody = async (req: FastifyRequest): Promise<PropfindRequest> => {
+    try {
+      return parsePropfind(await readBody(req, BODY_LIMIT));
+    } catch (err) {
+      if (err instanceof BadPropfind) throw davError(400, `PROPFIND 请求体无效：${err.message}`);
+      throw err;
+    }
+  };
+
   const propfind = async (req: FastifyRequest, reply: FastifyReply) => {
     const depthHeader = String(req.headers.depth ?? 'infinity').trim().toLowerCase();
     if (depthHeader === 'infinity') {
       return reply.code(403).type('application/xml; charset=utf-8').send(FINITE_DEPTH_ERROR);
     }
     if (depthHeader !== '0' && depthHeader !== '1') throw davError(400, 'Depth 只能是 0 或 1');
-    let request: PropfindRequest;
-    try {
-      request = parsePropfind(await readBody(req, BODY_LIMIT));
-    } catch (err) {
-      if (err instanceof BadPropfind) throw davError(400, `PROPFIND 请求体无效：${err.message}`);
-      throw err;
-    }
+    const request = await propfindBody(req);
     const { ctx, path } = await contextOf(req);
     const node = await tree.resolve(ctx, path);
     const [self] = await withDead([await tree.resource(ctx, node)], request);
@@ -237,10 +242,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       content = await downloads.fileContent(scope ? scope.owner : ctx.user, String(node.row.id), undefined, scope?.rights);
       if (scope && started) await shares.countDownload(scope, { id: node.row.id, name: content.fileName });
     } catch (err) {
-      if (started && err instanceof AppError) await record(req, action, { ok: false, reason: err.message, items: [node.row.id], detail });
+      if (started && err instanceof AppError) record(req, action, { ok: false, reason: err.message, items: [node.row.id], detail });
       throw err;
     }
-    if (started) await record(req, action, { ok: true, items: [node.row.id], detail });
+    if (started) record(req, action, { ok: true, items: [node.row.id], detail });
     return sendContent(req, reply, content);
   };
 
@@ -274,10 +279,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     await checkLocks(ctx, await ifState(req, ctx, path), [parent.row]);
     try {
       const created = await folders.createFile(ctx.user, { parentId: String(parent.row.id), name: path[path.length - 1], type: 'folder' });
-      await record(req, 'file.create', { ok: true, items: [Number(created.id)] });
+      record(req, 'file.create', { ok: true, items: [Number(created.id)] });
     } catch (err) {
       if (err instanceof AppError) {
-        await record(req, 'file.create', { ok: false, reason: err.message, object: { type: 'folder', id: '', name: path[path.length - 1] } });
+        record(req, 'file.create', { ok: false, reason: err.message, object: { type: 'folder', id: '', name: path[path.length - 1] } });
         if (err.statusCode === 409) throw davError(405, err.message, { allow: ALLOW });
       }
       throw err;
@@ -300,10 +305,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       await folders.deleteItems(ctx.user, [String(node.row.id)]);
       await locks.releaseItem(node.row);
     } catch (err) {
-      if (err instanceof AppError) await record(req, 'file.delete', { ok: false, reason: err.message, object: before.get(node.row.id) });
+      if (err instanceof AppError) record(req, 'file.delete', { ok: false, reason: err.message, object: before.get(node.row.id) });
       throw err;
     }
-    await record(req, 'file.delete', { ok: true, object: before.get(node.row.id), detail: { recycled: true } });
+    record(req, 'file.delete', { ok: true, object: before.get(node.row.id), detail: { recycled: true } });
     return reply.code(204).send();
   };
 
@@ -416,8 +421,25 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
   const put = async (req: FastifyRequest, reply: FastifyReply) => {
     writable(req);
     const { ctx, path } = await contextOf(req);
-    if (path.length < 2) throw davError(path.length ? 405 : 403, '这里不能存放文件', { allow: ALLOW });
     if (req.headers['content-range'] !== undefined) throw davError(400, '不支持部分写入（Content-Range）');
+    return writeFile(req, reply, ctx, path, () => declaredSize(req), req.raw);
+  };
+
+  /** The body's length as the request declares it (Finder's chunked PUT says it in X-Expected-Entity-Length); 411 without. */
+  const declaredSize = (req: FastifyRequest) => {
+    const declared = req.headers['content-length'] ?? req.headers['x-expected-entity-length'];
+    const size = declared === undefined ? NaN : Number(declared);
+    if (!Number.isSafeInteger(size) || size < 0) throw davError(411, '请在请求头中给出内容长度（Content-Length）');
+    return size;
+  };
+
+  /**
+   * Stores `body` (of `size()` bytes, asked once the target is known to be writable) as the file
+   * at `path`: new 201, over a file 204 and a new version. PUT's body, or an assembled chunked
+   * upload (`stored` then removes it before the answer).
+   */
+  const writeFile = async (req: FastifyRequest, reply: FastifyReply, ctx: DavContext, path: string[], size: () => number, body: Readable, stored?: () => Promise<void>) => {
+    if (path.length < 2) throw davError(path.length ? 405 : 403, '这里不能存放文件', { allow: ALLOW });
     const parent = await tree.resolve(ctx, path.slice(0, -1)).catch((err: unknown) => {
       if (err instanceof AppError && err.statusCode === 404) throw davError(409, '上级文件夹不存在');
       throw err;
@@ -429,27 +451,31 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     if (target && (target.kind !== 'item' || target.row.type === 'folder')) throw davError(405, '同名的文件夹已存在，不能写入', { allow: ALLOW });
     preconditions(req, target ? ((await tree.resource(ctx, target)).etag ?? null) : null);
     await checkLocks(ctx, await ifState(req, ctx, path), [target?.kind === 'item' ? target.row : parent.row]);
-    const declared = req.headers['content-length'] ?? req.headers['x-expected-entity-length'];
-    const size = declared === undefined ? NaN : Number(declared);
-    if (!Number.isSafeInteger(size) || size < 0) throw davError(411, '请在请求头中给出内容长度（Content-Length）');
+    const length = size();
     const actor = actorIn(ctx, parent);
     const name = path[path.length - 1];
     let item;
     try {
-      item = await uploads.receiveWhole(actor, String(parent.row.id), name, size, req.raw);
+      item = await uploads.receiveWhole(actor, String(parent.row.id), name, length, body);
     } catch (err) {
       if (err instanceof AppError) {
-        await record(req, 'file.upload', { ok: false, reason: err.message, object: { type: 'file', id: target ? String(target.row.id) : '', name } });
+        record(req, 'file.upload', { ok: false, reason: err.message, object: { type: 'file', id: target ? String(target.row.id) : '', name } });
         // RFC 4918 §9.7.1 and §11.5: a full personal space is 507
         if (err.code === 41301) throw davError(507, err.message);
         if (err.statusCode === 409 && !target) throw davError(409, err.message);
       }
       throw err;
     }
-    await record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: target ? { newVersion: true } : undefined });
-    const stored = await lookup(ctx, [...path.slice(0, -1), item.name]);
-    const etag = stored ? (await tree.resource(ctx, stored)).etag : undefined;
-    if (etag) reply.header('etag', etag);
+    record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: target ? { newVersion: true } : undefined });
+    await stored?.();
+    const now = await lookup(ctx, [...path.slice(0, -1), item.name]);
+    const etag = now ? (await tree.resource(ctx, now)).etag : undefined;
+    if (etag) {
+      reply.header('etag', etag);
+      // Nextcloud's clients read these after a chunked upload
+      reply.header('oc-etag', etag);
+    }
+    reply.header('oc-fileid', String(item.id));
     if (target) return reply.code(204).send();
     reply.header('location', hrefOf([...(parent.path), item.name], false));
     return reply.code(201).type('text/plain; charset=utf-8').send('已上传\n');
@@ -520,7 +546,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       }
     } catch (err) {
       if (err instanceof AppError) {
-        await record(req, action, { ok: false, reason: err.message, object: before.get(source.row.id) });
+        record(req, action, { ok: false, reason: err.message, object: before.get(source.row.id) });
         if (err.code === 41301) throw davError(507, err.message);
         if (err.code === 40002) throw davError(403, err.message);
       }
@@ -533,7 +559,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       const moved = await findLiveItem(app.db, source.row.id);
       if (moved) await locks.releaseItem(moved).catch(() => undefined);
     }
-    await record(req, action, { ok: true, items: made, detail: { from: path.join('/'), to: destPath.join('/'), ...(target ? { replaced: true } : {}) } });
+    record(req, action, { ok: true, items: made, detail: { from: path.join('/'), to: destPath.join('/'), ...(target ? { replaced: true } : {}) } });
     if (target) return reply.code(204).send();
     return reply.code(201).type('text/plain; charset=utf-8').send(mode === 'move' ? '已移动\n' : '已复制\n');
   };
@@ -635,7 +661,7 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
       if (parent.row.type !== 'folder') throw davError(409, '上级不是文件夹');
       await checkLocks(ctx, tokens, [parent.row]);
       const item = await uploads.receiveWhole(actorIn(ctx, parent), String(parent.row.id), path[path.length - 1], 0, Readable.from([]));
-      await record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: { lock: true } });
+      record(req, 'file.upload', { ok: true, items: [Number(item.id)], detail: { lock: true } });
       node = await tree.resolve(ctx, [...path.slice(0, -1), item.name]);
       created = true;
     }
@@ -679,8 +705,117 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     return reply.code(204).send();
   };
 
+  // ---- chunked uploads (Nextcloud's protocol: chunked-uploads.ts) -----------------------------
+
+  /** PROPFIND of an upload: the upload and its parts (what a client resumes from). */
+  const uploadListing = async (req: FastifyRequest, reply: FastifyReply, upload: DavUpload, base: string) => {
+    const depth = String(req.headers.depth ?? '1').trim();
+    if (depth !== '0' && depth !== '1') throw davError(400, 'Depth 只能是 0 或 1');
+    const request = await propfindBody(req);
+    const self: DavResource = { href: base, collection: true, displayName: upload.name, lastModified: Number(upload.touched_at), created: Number(upload.created_at) };
+    const parts: DavResource[] =
+      depth === '0'
+        ? []
+        : (await chunked.parts(upload)).map((p) => ({ href: `${base}${encodeURIComponent(p.name)}`, collection: false, displayName: p.name, size: p.size, lastModified: p.modifiedAt, contentType: 'application/octet-stream' }));
+    return reply
+      .code(207)
+      .type('application/xml; charset=utf-8')
+      .send(`${MULTISTATUS_START}${[self, ...parts].map((r) => responseXml(r, request)).join('')}${MULTISTATUS_END}`);
+  };
+
+  /** OC-Total-Length, when sent; 400 when it is not a length. */
+  const totalLengthOf = (req: FastifyRequest): number | null => {
+    const header = req.headers['oc-total-length'];
+    if (header === undefined) return null;
+    const n = Number(header);
+    if (!Number.isSafeInteger(n) || n < 0) throw davError(400, 'OC-Total-Length 无效');
+    return n;
+  };
+
+  /** The path below /dav/ that a Destination header names (an absolute URL or path); 400 otherwise. */
+  const destinationPath = (req: FastifyRequest, header: string): string[] => {
+    let pathname: string;
+    try {
+      pathname = new URL(header, `http://${req.headers.host ?? 'localhost'}`).pathname;
+    } catch {
+      throw davError(400, '目标地址（Destination）无效');
+    }
+    const path = pathOf(pathname);
+    if (!path || path[0] === 'uploads') throw davError(400, '目标地址须在 /dav/ 之下');
+    return path;
+  };
+
+  /** /dav/uploads/<user>/<upload>/<part>: MKCOL, PUT, PROPFIND, MOVE .file, DELETE. */
+  const chunkedUpload = async (req: FastifyRequest, reply: FastifyReply, path: string[]) => {
+    const user = req.dav!.user;
+    if (path.length >= 2 && path[1] !== user.user_name) throw davError(403, '只能使用自己的上传目录');
+    const [, , name, part] = path;
+    const base = hrefOf(path.slice(0, 3), true);
+    if (path.length < 3) {
+      if (req.method === 'PROPFIND') {
+        const request = await propfindBody(req);
+        const self: DavResource = { href: hrefOf(path, true), collection: true, displayName: path[path.length - 1] ?? 'uploads' };
+        return reply.code(207).type('application/xml; charset=utf-8').send(`${MULTISTATUS_START}${responseXml(self, request)}${MULTISTATUS_END}`);
+      }
+      throw davError(405, '请在上传目录下新建一次上传', { allow: 'OPTIONS, PROPFIND' });
+    }
+    if (path.length > 4 || !validName(name) || (part !== undefined && part !== ASSEMBLE && !validName(part))) throw davError(400, '上传或分片的名称无效（只能用字母、数字、点、下划线和连字符）');
+    writable(req);
+    const userId = Number(user.id);
+    if (path.length === 3 && req.method === 'MKCOL') {
+      if (hasBody(req)) throw davError(415, 'MKCOL 不接受请求体');
+      if ((await chunked.openCount(userId)) >= MAX_OPEN_UPLOADS) throw davError(507, `未完成的分片上传已有 ${MAX_OPEN_UPLOADS} 个，请先完成或取消一些`);
+      const destination = typeof req.headers.destination === 'string' ? req.headers.destination : '';
+      if (destination) destinationPath(req, destination);
+      const made = await chunked.open(userId, name, destination, totalLengthOf(req));
+      if (!made) throw davError(405, '该上传已存在', { allow: 'PROPFIND, PUT, MOVE, DELETE' });
+      return reply.code(201).type('text/plain; charset=utf-8').send('已开始分片上传\n');
+    }
+    const upload = await chunked.find(userId, name);
+    if (!upload) throw davError(404, '该分片上传不存在或已过期（一天内未继续的会被清除）');
+    if (path.length === 3) {
+      if (req.method === 'PROPFIND') return uploadListing(req, reply, upload, base);
+      if (req.method === 'DELETE') {
+        await chunked.remove(upload);
+        return reply.code(204).send();
+      }
+      throw davError(405, '不支持该请求方法', { allow: 'PROPFIND, DELETE' });
+    }
+    if (part === ASSEMBLE) {
+      if (req.method !== 'MOVE') throw davError(405, '请用 MOVE 把分片合成文件', { allow: 'MOVE' });
+      const header = typeof req.headers.destination === 'string' && req.headers.destination ? req.headers.destination : upload.destination;
+      if (!header) throw davError(400, '缺少目标地址（Destination）');
+      const target = destinationPath(req, header);
+      const parts = await chunked.parts(upload);
+      if (!parts.length) throw davError(400, '还没有收到任何分片');
+      const total = parts.reduce((sum, p) => sum + p.size, 0);
+      const declared = totalLengthOf(req) ?? (upload.total_length === null ? null : Number(upload.total_length));
+      if (declared !== null && declared !== total) throw davError(400, `分片合计 ${total} 字节，与声明的长度 ${declared} 字节不符，请补齐缺少的分片`);
+      const { ctx } = await contextOf(req);
+      // the upload is gone before the answer goes out
+      return writeFile(req, reply, ctx, target, () => total, chunked.assembled(upload, parts), () => chunked.remove(upload));
+    }
+    if (req.method === 'PUT') {
+      const size = declaredSize(req);
+      const { maxFileSize } = await uploads.options();
+      const fits = await chunked.fits(upload, part, size, maxFileSize);
+      if (fits === 'size') throw davError(413, `文件超过允许的最大大小（${formatBytes(maxFileSize)}）`);
+      if (fits === 'parts') throw davError(400, `一次上传最多 ${MAX_PARTS} 个分片`);
+      const created = await chunked.putPart(upload, part, req.raw, size, totalLengthOf(req));
+      return reply.code(created ? 201 : 204).send();
+    }
+    if (req.method === 'DELETE') {
+      if (!(await chunked.removePart(upload, part))) throw davError(404, '该分片不存在');
+      return reply.code(204).send();
+    }
+    throw davError(405, '不支持该请求方法', { allow: 'PUT, DELETE' });
+  };
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'OPTIONS') {
+      const path = pathOf(req.url);
+      if (path?.[0] === 'uploads') return chunkedUpload(req, reply, path);
+    }
     switch (req.method) {
       case 'OPTIONS':
         reply.header('dav', '1, 2');

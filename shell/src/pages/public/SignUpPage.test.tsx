@@ -16,7 +16,7 @@ jest.setTimeout(30_000);
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const policy = {
   minLength: 8, requireDigit: true, requireLetter: true, requireSymbol: false, requireMixedCase: false,
-  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false,
+  historyCount: 3, expiryDays: 0, lockoutThreshold: 5, lockoutMinutes: 15, totpRequired: false, webdavAccountPassword: false,
 };
 
 beforeEach(() => {
