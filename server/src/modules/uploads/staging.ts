@@ -1,6 +1,7 @@
 // Staging files of 云文档 uploads: one file per session, `$DATA_DIR/uploads/<session id>.part`,
 // on the same file system as the blob store so that a finished one can be linked into it.
-// Chunks are written at their offset as they stream in, then fsync'ed.
+// Chunks are written at their offset as they stream in, then fsync'ed (a body the server reads
+// whole is fsync'ed once, at its end).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,9 +39,10 @@ export class Staging {
 
   /**
    * Streams `source` into the staging file at `offset` (hashing it on the way when `hash`), and
-   * fsyncs it. Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive.
+   * fsyncs it (unless `sync` is false: the caller syncs the file once when all of it is there).
+   * Refuses (ChunkTooLong) as soon as more than `limit` bytes arrive.
    */
-  async writeAt(sessionId: string, offset: number, source: Readable, limit: number, hash = true): Promise<WrittenChunk> {
+  async writeAt(sessionId: string, offset: number, source: Readable, limit: number, hash = true, sync = true): Promise<WrittenChunk> {
     const file = this.pathOf(sessionId);
     let fh: fs.promises.FileHandle;
     try {
@@ -82,11 +84,21 @@ export class Staging {
         if (batchBytes >= WRITE_BATCH || batch.length >= MAX_PIECES) await flush();
       }
       await flush();
-      await fh.sync();
+      if (sync) await fh.sync();
     } finally {
       await fh.close();
     }
     return { bytes, md5: md5 ? md5.digest('hex') : null };
+  }
+
+  /** Flushes the staging file to disk (after chunks written without `sync`). */
+  async sync(sessionId: string): Promise<void> {
+    const fh = await fs.promises.open(this.pathOf(sessionId), fs.constants.O_RDWR);
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   }
 
   async size(sessionId: string): Promise<number | null> {
