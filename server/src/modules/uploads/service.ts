@@ -748,6 +748,9 @@ export class UploadsService {
     const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let pending: Buffer | null = null;
     let ended = false;
+    // each written chunk is flushed to disk in the background while the next one arrives (the
+    // kernel would otherwise hold it all in memory until the last sync, and write it only then)
+    let flushing: Promise<void> | null = null;
     try {
       for (let n = 1; n <= total; n++) {
         const expected = n < total ? chunkSize : size - (total - 1) * chunkSize;
@@ -776,10 +779,20 @@ export class UploadsService {
         }
         const fields = { chunkNumber: String(n), totalChunks: String(total), chunkSize: String(chunkSize), currentChunkSize: String(expected), totalSize: String(size) };
         await this.receiveChunk(actor, fileId, undefined, fields, Readable.from(piece()), true);
+        if (!this.chunks && n < total && !flushing) {
+          // one at a time; a failed one shows in the final sync below
+          flushing = this.staging
+            .sync(session.id)
+            .catch(() => undefined)
+            .finally(() => (flushing = null));
+        }
       }
       // more bytes than declared
       if (pending || (!ended && !(await source.next()).done)) throw badRequest(`请求内容超过声明的大小（${size} 字节）`);
-      if (!this.chunks) await this.staging.sync(session.id);
+      if (!this.chunks) {
+        await flushing;
+        await this.staging.sync(session.id);
+      }
       // no client hash to check against: the MD5 is the one made of the staged chunks as they were recorded
       return await this.merge(actor, { fileId, fileHash: '' }, true);
     } catch (err) {
