@@ -66,7 +66,7 @@ it('only administrators see 系统管理 in the user menu; others who open /admi
   expect(screen.getByTestId('location')).toHaveTextContent('/admin');
 });
 
-it('saves the password policy as edited, TOTP for everyone included', async () => {
+it('saves the password policy as edited, TOTP for everyone and WebDAV with the account password included', async () => {
   const saved: any[] = [];
   fakeApi({
     handlers: {
@@ -86,9 +86,12 @@ it('saves the password policy as edited, TOTP for everyone included', async () =
   await user.type(min, '12');
   await user.click(screen.getByRole('checkbox', { name: '符号' }));
   await user.click(screen.getByRole('switch', { name: '所有人都须使用动态口令' }));
+  const webdav = screen.getByRole('switch', { name: '允许以登录密码连接' });
+  expect(webdav).not.toBeChecked();
+  await user.click(webdav);
   await user.click(screen.getByRole('button', { name: '保 存' }));
   await waitFor(() => expect(saved).toHaveLength(1));
-  expect(saved[0]).toEqual({ ...policy, minLength: 12, requireSymbol: true, totpRequired: true });
+  expect(saved[0]).toEqual({ ...policy, minLength: 12, requireSymbol: true, totpRequired: true, webdavAccountPassword: true });
   expect(await screen.findByText('密码策略已保存')).toBeInTheDocument();
 });
 
