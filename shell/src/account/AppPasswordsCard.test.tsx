@@ -29,7 +29,7 @@ beforeEach(() => {
   signedIn();
 });
 
-function setup() {
+function setup(o: { policy?: Partial<typeof policy>; security?: Partial<typeof security> } = {}) {
   let list = [
     { id: '11', name: '家里的电脑', scope: 'readWrite', createdAt: '2026-11-20 09:00:00', lastUsedAt: '2026-11-26 21:30:00', lastUsedIp: '203.0.113.7' },
     { id: '12', name: 'rclone 备份', scope: 'readOnly', createdAt: '2026-11-21 10:00:00', lastUsedAt: null, lastUsedIp: '' },
@@ -37,9 +37,9 @@ function setup() {
   const bodies: any[] = [];
   const api = fakeApi({
     handlers: {
-      'GET /api/account/Security': () => envelope(security),
+      'GET /api/account/Security': () => envelope({ ...security, ...o.security }),
       'GET /api/account/Sessions': () => envelope([]),
-      'GET /api/Login/PasswordPolicy': () => envelope(policy),
+      'GET /api/Login/PasswordPolicy': () => envelope({ ...policy, ...o.policy }),
       'GET /api/account/Clients': () => envelope([]),
       'GET /api/Account/NoticeSettings': () => envelope({ kinds: [], channels: [], rows: [], digest: 'hourly', dailyHour: 8, email: '' }),
       'GET /api/Account/SignIns': () => envelope({ data: [], total: 0, more: false }),
@@ -115,6 +115,20 @@ it('新建 checks the name, shows the server’s refusal, then shows the passwor
   await waitFor(() => expect(screen.queryByText('abcde-fghjk-mnpqr-stvwx-yz012-34567')).not.toBeInTheDocument());
   const table = within(c).getByRole('table', { name: '应用密码' });
   expect(await within(table).findByText('办公室 Mac')).toBeInTheDocument();
+});
+
+it('says the account password works too where the administrator allows it, and that application passwords are safer', async () => {
+  setup({ policy: { webdavAccountPassword: true } });
+  renderShell('/account');
+  const c = await card();
+  expect(await within(c).findByText(/管理员也允许使用登录密码，但应用密码更安全/)).toBeInTheDocument();
+});
+
+it('with TOTP bound, the account password is not offered even where it is allowed', async () => {
+  setup({ policy: { webdavAccountPassword: true }, security: { totpBound: true } });
+  renderShell('/account');
+  const c = await card();
+  expect(await within(c).findByText(/你已启用动态口令，登录密码不能用于 WebDAV/)).toBeInTheDocument();
 });
 
 it('撤销 asks first, then the password is gone from the list', async () => {
