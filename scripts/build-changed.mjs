@@ -17,16 +17,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = '.build-inputs';
 
-/** The packages `npm run build` builds, in its order, with their output folders. */
-export const PACKAGES = [
-  { name: 'shell', out: 'dist' },
-  { name: 'remote-files', out: 'dist' },
-  { name: 'remote-workflow', out: 'dist' },
-  { name: 'remote-swapspace', out: 'dist' },
-  { name: 'remote-ferry', out: 'dist' },
-  { name: 'remote-share', out: 'dist' },
-  { name: 'server', out: 'dist' },
-];
+/** The workspaces that have a build, in package.json's order; each builds into `dist`. */
+export const PACKAGES = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  .workspaces.filter((name) => JSON.parse(fs.readFileSync(path.join(ROOT, name, 'package.json'), 'utf8')).scripts?.build)
+  .map((name) => ({ name, out: 'dist' }));
 
 const SKIP = new Set(['node_modules', '.git', 'coverage']);
 

@@ -8,16 +8,18 @@
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OperationLogHeadTable, OperationLogsTable } from '../../db/types';
-import { appendEntries, deptPathsOf, recordRow, type OplogEntry } from './repository';
+import { appendEntries, recordRows, type OplogEntry } from './repository';
 
 type Row = Selectable<OperationLogsTable>;
+/** What a record's hash covers: every column but the row id and the chain's own three. */
+type Hashed = Omit<Row, 'id' | 'seq' | 'prev_hash' | 'hash'>;
 
 /**
  * The text a record's hash covers: canonicalJson (lib/canonical-json.ts) of its fields, written
  * out in that function's key order. The fields are numbers, strings or null, so this is the same
  * text, byte for byte, at a fraction of the cost (records are hashed as they are written).
  */
-function oplogContent(r: Omit<Row, 'id' | 'hash'>, seq: number): string {
+function oplogContent(r: Hashed, seq: number): string {
   const fields: [string, unknown][] = [
     ['action', r.action],
     ['at', Number(r.at)],
@@ -45,7 +47,7 @@ function oplogContent(r: Omit<Row, 'id' | 'hash'>, seq: number): string {
 }
 
 /** The hash of a record: over the previous hash and every field but the row id. */
-export function oplogHash(r: Omit<Row, 'id' | 'hash'>, seq: number, prev: string): string {
+export function oplogHash(r: Hashed, seq: number, prev: string): string {
   return crypto.createHash('sha256').update(`${prev}\n${oplogContent(r, seq)}`).digest('hex');
 }
 
@@ -82,18 +84,14 @@ async function advanceHead(db: Kysely<Database>, from: Head, seq: number, hash: 
  */
 export async function appendSealed(db: Kysely<Database>, entries: readonly OplogEntry[], now = Date.now()): Promise<void> {
   if (!entries.length) return;
-  const people = await deptPathsOf(db, entries.flatMap((e) => (e.userId === null ? [] : [e.userId])));
-  const rows = entries.map((e) => {
-    const deptPath = e.userId === null ? '' : people.get(e.userId) ?? '';
-    return { ...recordRow(e, now, deptPath), dept_path: deptPath };
-  });
+  const rows = await recordRows(db, entries, now);
   for (let attempt = 0; attempt < 3; attempt++) {
     const head = await readHead(db);
     let seq = Number(head.seq);
     let prev = head.hash;
     const chained = rows.map((r) => {
       seq += 1;
-      const hash = oplogHash(r as unknown as Row, seq, prev);
+      const hash = oplogHash(r, seq, prev);
       const row = Object.assign(r, { seq, prev_hash: prev, hash });
       prev = hash;
       return row;

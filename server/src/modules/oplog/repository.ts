@@ -31,16 +31,14 @@ export interface OplogEntry {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
-/** The columns of a record as stored, its department path given (or looked up in the insert). */
-export function recordRow(e: OplogEntry, now: number, deptPath?: string) {
+/** The columns of a record as stored, with the department path of its person at the time. */
+function recordRow(e: OplogEntry, now: number, deptPath: string) {
   return {
     at: e.at ?? now,
     user_id: e.userId,
     user_name: clip(e.userName, 200),
-    // the person's department at the time (department administrators read their subtree)
-    dept_path:
-      deptPath ??
-      (e.userId === null ? '' : sql<string>`coalesce((select d.path from users u join departments d on d.id = u.dept_id where u.id = ${e.userId}), '')`),
+    // department administrators read their subtree by it
+    dept_path: deptPath,
     on_behalf_id: e.onBehalfId ?? null,
     on_behalf_name: clip(e.onBehalfName, 200),
     ip: clip(e.ip, 100),
@@ -58,10 +56,10 @@ export function recordRow(e: OplogEntry, now: number, deptPath?: string) {
   };
 }
 
-/** The department paths of people now ('' for those without one), for records about to be chained. */
-export async function deptPathsOf(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, string>> {
-  const ids = [...new Set(userIds)];
-  const paths = new Map<number, string>(ids.map((id) => [id, '']));
+/** The entries' rows, each with its person's department path now ('' without one): one query for all of them. */
+export async function recordRows(db: Kysely<Database>, entries: readonly OplogEntry[], now: number) {
+  const ids = [...new Set(entries.flatMap((e) => (e.userId === null ? [] : [e.userId])))];
+  const paths = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await db
       .selectFrom('users as u')
@@ -71,7 +69,7 @@ export async function deptPathsOf(db: Kysely<Database>, userIds: readonly number
       .execute();
     for (const r of rows) paths.set(Number(r.id), r.path);
   }
-  return paths;
+  return entries.map((e) => recordRow(e, now, e.userId === null ? '' : (paths.get(e.userId) ?? '')));
 }
 
 /**
@@ -81,9 +79,10 @@ export async function deptPathsOf(db: Kysely<Database>, userIds: readonly number
  */
 export async function appendEntries(db: Kysely<Database>, entries: readonly OplogEntry[], now = Date.now()): Promise<void> {
   if (!entries.length) return;
+  const rows = await recordRows(db, entries, now);
   await db
     .insertInto('operation_logs')
-    .values(entries.map((e) => ({ ...recordRow(e, now), seq: null, prev_hash: null, hash: null })))
+    .values(rows.map((r) => ({ ...r, seq: null, prev_hash: null, hash: null })))
     .execute();
 }
 

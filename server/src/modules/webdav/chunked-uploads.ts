@@ -80,10 +80,15 @@ export class DavChunkedUploads {
     return inOrder(out);
   }
 
-  /** PUT of a part: its bytes streamed into the store (replacing a part of that name); whether it is new. */
-  async putPart(upload: DavUpload, part: string, body: Readable, size: number, totalLength: number | null): Promise<boolean> {
+  /**
+   * PUT of a part: its bytes streamed into the store (replacing a part of that name), unless it
+   * would take the upload past `maxBytes` ('size') or MAX_PARTS ('parts'); whether it is new.
+   */
+  async putPart(upload: DavUpload, part: string, body: Readable, size: number, totalLength: number | null, maxBytes: number): Promise<'created' | 'replaced' | 'size' | 'parts'> {
     const key = `${this.prefix(upload)}${part}`;
     const before = await this.objects.stat(key);
+    if (maxBytes > 0 && Number(upload.received) - (before?.size ?? 0) + size > maxBytes) return 'size';
+    if (!before && Number(upload.part_count) >= MAX_PARTS) return 'parts';
     await this.objects.put(key, body, size);
     await this.db
       .updateTable('dav_uploads')
@@ -95,15 +100,7 @@ export class DavChunkedUploads {
       }))
       .where('id', '=', upload.id)
       .execute();
-    return before === null;
-  }
-
-  /** Whether a part of `size` bytes (replacing one of that name) keeps the upload within `maxBytes` and MAX_PARTS. */
-  async fits(upload: DavUpload, part: string, size: number, maxBytes: number): Promise<'ok' | 'size' | 'parts'> {
-    const before = await this.objects.stat(`${this.prefix(upload)}${part}`);
-    if (maxBytes > 0 && Number(upload.received) - (before?.size ?? 0) + size > maxBytes) return 'size';
-    if (!before && Number(upload.part_count) >= MAX_PARTS) return 'parts';
-    return 'ok';
+    return before ? 'replaced' : 'created';
   }
 
   async removePart(upload: DavUpload, part: string): Promise<boolean> {

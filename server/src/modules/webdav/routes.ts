@@ -798,11 +798,10 @@ export const webdavRoutes: FastifyPluginAsync = async (app) => {
     if (req.method === 'PUT') {
       const size = declaredSize(req);
       const { maxFileSize } = await uploads.options();
-      const fits = await chunked.fits(upload, part, size, maxFileSize);
-      if (fits === 'size') throw davError(413, `文件超过允许的最大大小（${formatBytes(maxFileSize)}）`);
-      if (fits === 'parts') throw davError(400, `一次上传最多 ${MAX_PARTS} 个分片`);
-      const created = await chunked.putPart(upload, part, req.raw, size, totalLengthOf(req));
-      return reply.code(created ? 201 : 204).send();
+      const stored = await chunked.putPart(upload, part, req.raw, size, totalLengthOf(req), maxFileSize);
+      if (stored === 'size') throw davError(413, `文件超过允许的最大大小（${formatBytes(maxFileSize)}）`);
+      if (stored === 'parts') throw davError(400, `一次上传最多 ${MAX_PARTS} 个分片`);
+      return reply.code(stored === 'created' ? 201 : 204).send();
     }
     if (req.method === 'DELETE') {
       if (!(await chunked.removePart(upload, part))) throw davError(404, '该分片不存在');
