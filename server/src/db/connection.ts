@@ -3,8 +3,9 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { WaitingSqliteDialect } from './sqlite-wait';
 import type { Database as Schema } from './types';
 import { contentGrams, nameGrams } from '../modules/search/grams';
 
@@ -47,14 +48,15 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   const sqlite = new Database(path.join(options.dataDir, 'app.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // a locked database is waited for on the event loop, not on the thread (sqlite-wait.ts)
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
   // 64 MiB of page cache rather than SQLite's 2 MiB: lists and searches read items by id all
   // over the table, and a page read from memory costs a fraction of one read from the file
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   registerSqliteFunctions(sqlite);
   cachePreparedStatements(sqlite);
-  return { db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Schema>({ dialect: new WaitingSqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
 }
 
 /** Prepared statements kept for reuse: the query shapes the server makes again and again. */
