@@ -1,9 +1,10 @@
 // The one router of 云文档. Public routes and the sign-in page stay free of antd; the
 // signed-in app, the public share page and the preview page are lazy chunks.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Provider as JotaiProvider } from 'jotai';
-import { BrowserRouter, Navigate, Route, Routes, useSearchParams } from 'react-router-dom';
+import { BrowserRouter, Navigate, Route, Routes, useNavigate, useSearchParams } from 'react-router-dom';
 import { appStore, useToken } from '@app/shared';
+import { LoginNavigationContext, type LoginNavigation } from './pages/login/loginNavigation';
 import { NavigationBridge, PageFallback, RedirectRoute, ScrollToTop, useHomePath } from './routing/helpers';
 import { UploadRoot } from './upload/UploadRoot';
 
@@ -22,10 +23,16 @@ function LoginRoute() {
   const token = useToken();
   const home = useHomePath();
   const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const nav = useMemo<LoginNavigation>(() => ({ navigate: (to, options) => void navigate(to, options), params }), [navigate, params]);
   // signed in: a client's authorize request goes on to /authorization (spec sections 2 and 4), else home
   const authorize = params.get('authorize');
   if (token) return <Navigate to={authorize ? `/authorization?authorize=${encodeURIComponent(authorize)}` : (home ?? '/')} replace />;
-  return <LoginPage />;
+  return (
+    <LoginNavigationContext.Provider value={nav}>
+      <LoginPage />
+    </LoginNavigationContext.Provider>
+  );
 }
 
 function Protected() {

@@ -1,13 +1,13 @@
 // Start-up of the 云文档 shell: loading screen, runtime configuration, session rules, then
-// the app. Only react, the router, jotai and @app/shared (antd-free) load before sign-in.
+// the app. A signed-out visitor of / or /login gets the sign-in page with react, jotai and
+// @app/shared (antd-free) only; the router and the app load when it moves on.
 import { createRoot, type Root } from 'react-dom/client';
-import { appendErrorLog, startSessionSync } from '@app/shared';
-import App from './App';
+import { appendErrorLog, appStore, startSessionSync, tokenAtom } from '@app/shared';
 import { REMOTE_ERROR_EVENT, type RemoteErrorDetail } from './federation/events';
 import { installLazyNotifier } from './notifier/lazyNotifier';
 import { ConfigErrorScreen, LoadingScreen } from './pages/LoadingScreen';
 import { hasCachedClientConfig, loadRuntimeConfig } from './startup/runtimeConfig';
-import { startUp } from './startup/startup';
+import { startsWithSignIn, startUp } from './startup/startup';
 import { startVersionCheck } from './version/versionCheck';
 
 function captureErrors(): void {
@@ -57,9 +57,20 @@ async function main(): Promise<void> {
   const { replaceWith } = await startUp(result.config, window.location);
   if (replaceWith) window.history.replaceState(null, '', replaceWith);
   startSessionSync();
-  loading.configCached();
-  await loading.done;
-  root.render(<App />);
+  const renderApp = () => void import('./App').then(({ default: App }) => root.render(<App />));
+  if (startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom))) {
+    if (window.location.pathname !== '/login') window.history.replaceState(null, '', '/login');
+    const login = import('./pages/login/StandaloneLogin');
+    loading.configCached();
+    await loading.done;
+    root.render((await login).standaloneLogin(renderApp));
+  } else {
+    const app = import('./App');
+    loading.configCached();
+    await loading.done;
+    const { default: App } = await app;
+    root.render(<App />);
+  }
   startVersionCheck();
 }
 

@@ -4,7 +4,7 @@ import { appStore, resetAppState, resetSessionState, simpleModeAtom, tokenAtom, 
 import { resetRegisteredRemotes } from '../federation/remotes';
 import { LoadingScreen } from '../pages/LoadingScreen';
 import { allOn, fakeApi, fullConfig, homeOf } from '../testing/shellHarness';
-import { hashEntry, isSimpleMode, startUp } from './startup';
+import { hashEntry, isSimpleMode, startsWithSignIn, startUp } from './startup';
 import { useInlineStylesOnly } from '@app/shared/test';
 
 useInlineStylesOnly();
@@ -79,6 +79,16 @@ describe('start-up', () => {
     expect(hashEntry('#/login?authorize=abc')).toBe('/login?authorize=abc');
     expect(hashEntry('#/authorization?x=1')).toBe('/authorization?x=1');
     expect(hashEntry('#/file')).toBeNull();
+  });
+});
+
+describe('the first page', () => {
+  it('signed out at / or /login: the sign-in page alone (no router yet); anything else: the app', () => {
+    expect(startsWithSignIn('/login', false)).toBe(true);
+    expect(startsWithSignIn('/', false)).toBe(true);
+    expect(startsWithSignIn('/login', true)).toBe(false);
+    expect(startsWithSignIn('/', true)).toBe(false);
+    for (const path of ['/file/personal', '/s/AbCd', '/preview/x', '/authorization', '/signUp', '/service']) expect(startsWithSignIn(path, false)).toBe(false);
   });
 });
 

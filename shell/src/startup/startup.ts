@@ -45,6 +45,14 @@ export function hashEntry(hash: string): string | null {
   return null;
 }
 
+/**
+ * Whether a start at this address begins with the sign-in page alone (StandaloneLogin): signed
+ * out at /login, or at / (which the app would send to /login).
+ */
+export function startsWithSignIn(pathname: string, signedIn: boolean): boolean {
+  return !signedIn && (pathname === '/login' || pathname === '/');
+}
+
 export interface StartupResult {
   /** the URL (path + search + hash) the router should start at, when it must change */
   replaceWith: string | null;

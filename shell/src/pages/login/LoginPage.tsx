@@ -1,6 +1,6 @@
-// The sign-in page of 云文档: plain React and CSS, no antd (it must load fast).
+// The sign-in page of 云文档: plain React and CSS, no antd and no router (it must load fast:
+// StandaloneLogin renders it before the app, App's /login route within it).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
 import {
   api,
   homePathOf,
@@ -18,6 +18,7 @@ import { PasswordResetStep, type StepProps } from './PasswordResetStep';
 import { browserExit } from './browserExit';
 import { dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
 import { DingtalkQrPanel } from './DingtalkQrPanel';
+import { useLoginNavigation } from './loginNavigation';
 import { errorText } from './stepSubmit';
 import { TotpBindStep } from './TotpBindStep';
 import { TotpCodeStep } from './TotpCodeStep';
@@ -43,8 +44,7 @@ function SecondStep(props: StepProps) {
 }
 
 export default function LoginPage() {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const { navigate, params } = useLoginNavigation();
   const runtime = useRuntimeConfig();
   const branding = useBranding();
   const [userName, setUserName] = useState('');
