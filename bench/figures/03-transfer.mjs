@@ -14,8 +14,9 @@
 // - the server's resident memory while a 5 GB file is uploaded through the API;
 // - a zip of a folder of 1,000 files (1 GB) built by the server and downloaded, against
 //   `zip -0 -r` of the same files.
+//   Goal: at most 1.5× (zip -0 -r timed before and after ours; the faster one counts).
 // BENCH_UPLOAD_MB (default 1024), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
-// make the figure smaller for a quick look.
+// make the figure smaller for a quick look; BENCH_TRANSFER_PARTS=upload,memory,zip runs only those parts.
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -39,6 +40,8 @@ const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB || 1024);
 const INSTANT_RUNS = Number(process.env.BENCH_INSTANT_RUNS || 3);
 const BIG_MB = Number(process.env.BENCH_BIG_MB || 5000);
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES || 1000);
+const PARTS = new Set((process.env.BENCH_TRANSFER_PARTS || 'upload,memory,zip').split(',').map((p) => p.trim()));
+const ZIP_GOAL = 1.5;
 const mbps = (bytes, millis) => `${(bytes / MB / (millis / 1000)).toFixed(0)} MB/s`;
 
 /** A file of `mb` MiB of random bytes (incompressible, as most large files are). */
@@ -202,165 +205,180 @@ export async function run() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-bench-transfer-'));
   const server = await startServer();
   const plain = await startPlainServer(dir);
-  const browser = await launchBrowser();
+  const browser = PARTS.has('upload') ? await launchBrowser() : null;
   try {
-    const big = path.join(dir, `一个大文件-${UPLOAD_MB}MB.bin`);
-    let t = performance.now();
-    await randomFile(big, UPLOAD_MB);
-    console.log(`made a ${UPLOAD_MB} MB file in ${ms(performance.now() - t)}`);
-    const bytes = UPLOAD_MB * MB;
-
     const admin = await login(server);
     const root = await personalRoot(server, admin.token);
-    const first = await createFolder(server, admin.token, root.id, '上传测速');
-    const second = await createFolder(server, admin.token, root.id, '秒传测速');
-    const page = browser.page;
+    const out = {};
+    let t;
+    if (PARTS.has('upload')) {
+      const big = path.join(dir, `一个大文件-${UPLOAD_MB}MB.bin`);
+      t = performance.now();
+      await randomFile(big, UPLOAD_MB);
+      console.log(`made a ${UPLOAD_MB} MB file in ${ms(performance.now() - t)}`);
+      const bytes = UPLOAD_MB * MB;
 
-    // baseline: one plain POST of the file from the same browser (once more after the page's
-    // uploads; the faster of the two is the baseline, the stricter choice)
-    const plainRuns = [await plainPost(page, plain, big)];
+      const first = await createFolder(server, admin.token, root.id, '上传测速');
+      const second = await createFolder(server, admin.token, root.id, '秒传测速');
+      const page = browser.page;
 
-    await signInThroughPage(page, server, server.adminUser, server.adminPassword);
-    await waitForPath(page, '/file/personal');
-    // no file of this size is held: the page sends the chunks while it hashes
-    const up = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${first.id}`, big));
-    if (!up.overlapped) throw new Error('the first upload did not send chunks while hashing');
+      // baseline: one plain POST of the file from the same browser (once more after the page's
+      // uploads; the faster of the two is the baseline, the stricter choice)
+      const plainRuns = [await plainPost(page, plain, big)];
 
-    // other content of the same size: now an instant upload might be had, so the page hashes
-    // first, asks, and only then sends (as before chunks were sent while hashing)
-    stamp(big, 1);
-    const third = await createFolder(server, admin.token, root.id, '先校验后上传');
-    const seq = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${third.id}`, big));
-    if (seq.overlapped) throw new Error('the second upload sent chunks before its hash was done');
+      await signInThroughPage(page, server, server.adminUser, server.adminPassword);
+      await waitForPath(page, '/file/personal');
+      // no file of this size is held: the page sends the chunks while it hashes
+      const up = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${first.id}`, big));
+      if (!up.overlapped) throw new Error('the first upload did not send chunks while hashing');
 
-    plainRuns.push(await plainPost(page, plain, big));
-    const plainMs = Math.min(...plainRuns);
+      // other content of the same size: now an instant upload might be had, so the page hashes
+      // first, asks, and only then sends (as before chunks were sent while hashing)
+      stamp(big, 1);
+      const third = await createFolder(server, admin.token, root.id, '先校验后上传');
+      const seq = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${third.id}`, big));
+      if (seq.overlapped) throw new Error('the second upload sent chunks before its hash was done');
 
-    // the MD5 of the file as it is now
-    const sourceHash = await md5File(big);
+      plainRuns.push(await plainPost(page, plain, big));
+      const plainMs = Math.min(...plainRuns);
 
-    // the same content again, each time into another folder (instant uploads), each run next to
-    // each engine alone over the same file, one pass, in the same browser; medians
-    const instants = [];
-    const alone = { 'hash-wasm': [], 'spark-md5': [] };
-    for (let i = 1; i <= INSTANT_RUNS; i++) {
-      const folder = await createFolder(server, admin.token, second.id, `第 ${i} 次`);
-      const again = await uploadThroughPage(page, server, `/file/personal/${root.id}/${second.id}/${folder.id}`, big);
-      if (again.watch.calls.some((c) => c.name === 'UploadChunk2')) throw new Error(`instant upload ${i} sent chunks`);
-      instants.push(again.total);
-      for (const engine of Object.keys(ENGINES)) {
-        if (engine === 'spark-md5' && i > 1) continue; // once is enough for the slow one
-        const run = await md5Alone(page, plain, big, engine);
-        if (run.hash !== sourceHash) throw new Error(`${engine} in the browser gave another MD5 than Node`);
-        alone[engine].push(run.ms);
+      // the MD5 of the file as it is now
+      const sourceHash = await md5File(big);
+
+      // the same content again, each time into another folder (instant uploads), each run next to
+      // each engine alone over the same file, one pass, in the same browser; medians
+      const instants = [];
+      const alone = { 'hash-wasm': [], 'spark-md5': [] };
+      for (let i = 1; i <= INSTANT_RUNS; i++) {
+        const folder = await createFolder(server, admin.token, second.id, `第 ${i} 次`);
+        const again = await uploadThroughPage(page, server, `/file/personal/${root.id}/${second.id}/${folder.id}`, big);
+        if (again.watch.calls.some((c) => c.name === 'UploadChunk2')) throw new Error(`instant upload ${i} sent chunks`);
+        instants.push(again.total);
+        for (const engine of Object.keys(ENGINES)) {
+          if (engine === 'spark-md5' && i > 1) continue; // once is enough for the slow one
+          const run = await md5Alone(page, plain, big, engine);
+          if (run.hash !== sourceHash) throw new Error(`${engine} in the browser gave another MD5 than Node`);
+          alone[engine].push(run.ms);
+        }
       }
+      const again = { total: median(instants) };
+      const wasmMs = median(alone['hash-wasm']);
+      const sparkMs = median(alone['spark-md5']);
+
+      const breakdown = (r) => [
+        { what: '  hashing (MD5 in a Web Worker), until UploadRapid2', time: ms(r.hashMs), rate: mbps(bytes, r.hashMs), ratio: '' },
+        { what: `  chunks, first sent to last answered (3 in flight${r.overlapped ? ', while hashing' : ''})`, time: ms(r.chunksMs), rate: mbps(bytes, r.chunksMs), ratio: ratio(r.chunksMs, plainMs) },
+        { what: '  merge (UploadMerge2)', time: ms(r.mergeMs), rate: '', ratio: '' },
+      ];
+      printTable([
+        { key: 'what', title: `upload of ${UPLOAD_MB} MB` }, { key: 'time', title: 'time', align: 'right' },
+        { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs plain POST', align: 'right' },
+      ], [
+        { what: `baseline: one plain POST to a minimal Node server (faster of ${plainRuns.map(ms).join(', ')})`, time: ms(plainMs), rate: mbps(bytes, plainMs), ratio: '1.00×' },
+        { what: '云文档 page, end to end (hashing included): chunks sent while hashing', time: ms(up.total), rate: mbps(bytes, up.total), ratio: ratio(up.total, plainMs) },
+        ...breakdown(up),
+        { what: '云文档 page, hash first, then send (a file of that size is held)', time: ms(seq.total), rate: mbps(bytes, seq.total), ratio: ratio(seq.total, plainMs) },
+        ...breakdown(seq),
+        { what: `instant upload of the same file (median of ${INSTANT_RUNS}: ${instants.map(ms).join(', ')})`, time: ms(again.total), rate: '', ratio: `${ratio(again.total, wasmMs)} of hash-wasm alone` },
+        { what: `hash-wasm alone, one pass, in a Web Worker (median of ${INSTANT_RUNS})`, time: ms(wasmMs), rate: mbps(bytes, wasmMs), ratio: ratio(wasmMs, plainMs) },
+        { what: 'spark-md5 alone (the fallback), one pass, in a Web Worker', time: ms(sparkMs), rate: mbps(bytes, sparkMs), ratio: ratio(sparkMs, plainMs) },
+      ]);
+      const throughputShare = plainMs / up.total;
+      console.log(`sending while hashing: ${(plainMs / up.total * 100).toFixed(0)}% of the plain POST's throughput; hashing first: ${(plainMs / seq.total * 100).toFixed(0)}%`);
+      const instantRatio = again.total / wasmMs;
+      console.log(`end-to-end throughput is ${(throughputShare * 100).toFixed(0)}% of the plain POST's (goal: at least 50%, aim 70%): ${throughputShare >= 0.5 ? 'met' : 'NOT met'}`);
+      console.log(`instant upload takes ${instantRatio.toFixed(2)}× hash-wasm's hashing alone (goal: at most 1.1×): ${instantRatio <= 1.1 ? 'met' : 'NOT met'}`);
+      console.log(`MD5 in this browser: hash-wasm ${mbps(bytes, wasmMs)}, spark-md5 ${mbps(bytes, sparkMs)} (${(sparkMs / wasmMs).toFixed(2)}× faster with WebAssembly)`);
+
+      Object.assign(out, { uploadMb: UPLOAD_MB, plainMs, totalMs: up.total, hashMs: up.hashMs, chunksMs: up.chunksMs, mergeMs: up.mergeMs, sequentialMs: seq.total, instantMs: again.total, wasmMs, sparkMs, throughputShare, instantRatio, sourceHash });
     }
-    const again = { total: median(instants) };
-    const wasmMs = median(alone['hash-wasm']);
-    const sparkMs = median(alone['spark-md5']);
+    if (PARTS.has('memory')) {
+      // server memory while a BIG_MB file goes up through the API (3 chunks in flight)
+      const bigFolder = await createFolder(server, admin.token, root.id, '大文件内存');
+      const huge = path.join(dir, `huge-${BIG_MB}MB.bin`);
+      t = performance.now();
+      await randomFile(huge, BIG_MB);
+      console.log(`\nmade a ${BIG_MB} MB file in ${ms(performance.now() - t)}`);
+      const hugeHash = await md5File(huge);
+      let hugeMs = 0;
+      const memory = await peakRss(server.pid, async () => {
+        const t0 = performance.now();
+        await uploadFile(server, admin.token, bigFolder.id, huge, { fileHash: hugeHash });
+        hugeMs = performance.now() - t0;
+      });
+      fs.rmSync(huge, { force: true });
+      const mb = (n) => `${(n / MB).toFixed(0)} MB`;
+      printTable([{ key: 'what', title: `server memory, ${BIG_MB} MB upload through the API` }, { key: 'v', title: 'RSS', align: 'right' }], [
+        { what: 'before', v: mb(memory.before) },
+        { what: `peak during the upload (${ms(hugeMs)}, ${mbps(BIG_MB * MB, hugeMs)})`, v: mb(memory.peak) },
+        { what: 'peak / before', v: ratio(memory.peak, memory.before) },
+      ]);
 
-    const breakdown = (r) => [
-      { what: '  hashing (MD5 in a Web Worker), until UploadRapid2', time: ms(r.hashMs), rate: mbps(bytes, r.hashMs), ratio: '' },
-      { what: `  chunks, first sent to last answered (3 in flight${r.overlapped ? ', while hashing' : ''})`, time: ms(r.chunksMs), rate: mbps(bytes, r.chunksMs), ratio: ratio(r.chunksMs, plainMs) },
-      { what: '  merge (UploadMerge2)', time: ms(r.mergeMs), rate: '', ratio: '' },
-    ];
-    printTable([
-      { key: 'what', title: `upload of ${UPLOAD_MB} MB` }, { key: 'time', title: 'time', align: 'right' },
-      { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs plain POST', align: 'right' },
-    ], [
-      { what: `baseline: one plain POST to a minimal Node server (faster of ${plainRuns.map(ms).join(', ')})`, time: ms(plainMs), rate: mbps(bytes, plainMs), ratio: '1.00×' },
-      { what: '云文档 page, end to end (hashing included): chunks sent while hashing', time: ms(up.total), rate: mbps(bytes, up.total), ratio: ratio(up.total, plainMs) },
-      ...breakdown(up),
-      { what: '云文档 page, hash first, then send (a file of that size is held)', time: ms(seq.total), rate: mbps(bytes, seq.total), ratio: ratio(seq.total, plainMs) },
-      ...breakdown(seq),
-      { what: `instant upload of the same file (median of ${INSTANT_RUNS}: ${instants.map(ms).join(', ')})`, time: ms(again.total), rate: '', ratio: `${ratio(again.total, wasmMs)} of hash-wasm alone` },
-      { what: `hash-wasm alone, one pass, in a Web Worker (median of ${INSTANT_RUNS})`, time: ms(wasmMs), rate: mbps(bytes, wasmMs), ratio: ratio(wasmMs, plainMs) },
-      { what: 'spark-md5 alone (the fallback), one pass, in a Web Worker', time: ms(sparkMs), rate: mbps(bytes, sparkMs), ratio: ratio(sparkMs, plainMs) },
-    ]);
-    const throughputShare = plainMs / up.total;
-    console.log(`sending while hashing: ${(plainMs / up.total * 100).toFixed(0)}% of the plain POST's throughput; hashing first: ${(plainMs / seq.total * 100).toFixed(0)}%`);
-    const instantRatio = again.total / wasmMs;
-    console.log(`end-to-end throughput is ${(throughputShare * 100).toFixed(0)}% of the plain POST's (goal: at least 50%, aim 70%): ${throughputShare >= 0.5 ? 'met' : 'NOT met'}`);
-    console.log(`instant upload takes ${instantRatio.toFixed(2)}× hash-wasm's hashing alone (goal: at most 1.1×): ${instantRatio <= 1.1 ? 'met' : 'NOT met'}`);
-    console.log(`MD5 in this browser: hash-wasm ${mbps(bytes, wasmMs)}, spark-md5 ${mbps(bytes, sparkMs)} (${(sparkMs / wasmMs).toFixed(2)}× faster with WebAssembly)`);
-
-    // server memory while a BIG_MB file goes up through the API (3 chunks in flight)
-    const huge = path.join(dir, `huge-${BIG_MB}MB.bin`);
-    t = performance.now();
-    await randomFile(huge, BIG_MB);
-    console.log(`\nmade a ${BIG_MB} MB file in ${ms(performance.now() - t)}`);
-    const hugeHash = await md5File(huge);
-    let hugeMs = 0;
-    const memory = await peakRss(server.pid, async () => {
-      const t0 = performance.now();
-      await uploadFile(server, admin.token, first.id, huge, { fileHash: hugeHash });
-      hugeMs = performance.now() - t0;
-    });
-    fs.rmSync(huge, { force: true });
-    const mb = (n) => `${(n / MB).toFixed(0)} MB`;
-    printTable([{ key: 'what', title: `server memory, ${BIG_MB} MB upload through the API` }, { key: 'v', title: 'RSS', align: 'right' }], [
-      { what: 'before', v: mb(memory.before) },
-      { what: `peak during the upload (${ms(hugeMs)}, ${mbps(BIG_MB * MB, hugeMs)})`, v: mb(memory.peak) },
-      { what: 'peak / before', v: ratio(memory.peak, memory.before) },
-    ]);
-
-    // zip download of a folder of ZIP_FILES files against zip -0 -r
-    const zipSource = path.join(dir, '打包源');
-    fs.mkdirSync(zipSource);
-    const exts = ['jpg', 'png', 'mp4', 'zip', 'pdf', 'docx', 'txt', 'xlsx'];
-    const eachMb = Math.max(1, Math.round(1024 / ZIP_FILES));
-    const block = crypto.randomBytes(eachMb * MB);
-    for (let i = 0; i < ZIP_FILES; i++) {
-      block.writeUInt32LE(i, 0);
-      fs.writeFileSync(path.join(zipSource, `文件${String(i).padStart(4, '0')}.${exts[i % exts.length]}`), block);
+      Object.assign(out, { bigMb: BIG_MB, rssBefore: memory.before, rssPeak: memory.peak });
     }
-    const zipFolder = await createFolder(server, admin.token, root.id, '打包测速');
-    t = performance.now();
-    const names = fs.readdirSync(zipSource);
-    let at = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (at < names.length) {
-        const name = names[at++];
-        await uploadFile(server, admin.token, zipFolder.id, path.join(zipSource, name));
+    if (PARTS.has('zip')) {
+      // zip download of a folder of ZIP_FILES files against zip -0 -r
+      const zipSource = path.join(dir, '打包源');
+      fs.mkdirSync(zipSource);
+      const exts = ['jpg', 'png', 'mp4', 'zip', 'pdf', 'docx', 'txt', 'xlsx'];
+      const eachMb = Math.max(1, Math.round(1024 / ZIP_FILES));
+      const block = crypto.randomBytes(eachMb * MB);
+      for (let i = 0; i < ZIP_FILES; i++) {
+        block.writeUInt32LE(i, 0);
+        fs.writeFileSync(path.join(zipSource, `文件${String(i).padStart(4, '0')}.${exts[i % exts.length]}`), block);
       }
-    }));
-    console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API in ${ms(performance.now() - t)}`);
+      const zipFolder = await createFolder(server, admin.token, root.id, '打包测速');
+      t = performance.now();
+      const names = fs.readdirSync(zipSource);
+      let at = 0;
+      await Promise.all(Array.from({ length: 4 }, async () => {
+        while (at < names.length) {
+          const name = names[at++];
+          await uploadFile(server, admin.token, zipFolder.id, path.join(zipSource, name));
+        }
+      }));
+      console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API in ${ms(performance.now() - t)}`);
 
-    const zipT0 = performance.now();
-    const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
-    let status;
-    for (;;) {
-      status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
-      if (status.downloadUrl) break;
-      await new Promise((r) => setTimeout(r, 100));
+      // baseline: zip -0 -r of the same files (before and after ours; the faster one counts)
+      const plainZip = () => {
+        fs.rmSync(path.join(dir, 'plain.zip'), { force: true });
+        const t1 = performance.now();
+        execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
+        return performance.now() - t1;
+      };
+      const plainZipRuns = [plainZip()];
+      const zipT0 = performance.now();
+      const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
+      let status;
+      for (;;) {
+        status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
+        if (status.downloadUrl) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const builtMs = performance.now() - zipT0;
+      const res = await fetch(new URL(status.downloadUrl, server.url), { headers: { Authorization: `Bearer ${admin.token}` } });
+      if (res.status !== 200) throw new Error(`zip download: HTTP ${res.status}`);
+      const ours = path.join(dir, 'ours.zip');
+      await pipeline(res.body, fs.createWriteStream(ours));
+      const zipMs = performance.now() - zipT0;
+      plainZipRuns.push(plainZip());
+      const plainZipMs = Math.min(...plainZipRuns);
+      const zipBytes = ZIP_FILES * eachMb * MB;
+      printTable([
+        { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB` }, { key: 'time', title: 'time', align: 'right' },
+        { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs zip -0 -r', align: 'right' },
+      ], [
+        { what: `baseline: zip -0 -r of the same files (faster of ${plainZipRuns.map(ms).join(', ')})`, time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
+        { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
+        { what: '云文档: DownloadTask, then the zip downloaded', time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
+      ]);
+      console.log(`zip, from the request to the archive on disk: ${(zipMs / plainZipMs).toFixed(2)}× zip -0 -r (goal: at most ${ZIP_GOAL}×): ${zipMs / plainZipMs <= ZIP_GOAL ? 'met' : 'NOT met'}`);
+
+      Object.assign(out, { zipFiles: ZIP_FILES, plainZipMs, zipBuiltMs: builtMs, zipMs, zipGoal: ZIP_GOAL, zipMet: zipMs / plainZipMs <= ZIP_GOAL });
     }
-    const builtMs = performance.now() - zipT0;
-    const res = await fetch(new URL(status.downloadUrl, server.url), { headers: { Authorization: `Bearer ${admin.token}` } });
-    if (res.status !== 200) throw new Error(`zip download: HTTP ${res.status}`);
-    const ours = path.join(dir, 'ours.zip');
-    await pipeline(res.body, fs.createWriteStream(ours));
-    const zipMs = performance.now() - zipT0;
-    const zipT1 = performance.now();
-    execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
-    const plainZipMs = performance.now() - zipT1;
-    const zipBytes = ZIP_FILES * eachMb * MB;
-    printTable([
-      { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB` }, { key: 'time', title: 'time', align: 'right' },
-      { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs zip -0 -r', align: 'right' },
-    ], [
-      { what: 'baseline: zip -0 -r of the same files', time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
-      { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
-      { what: '云文档: DownloadTask, then the zip downloaded', time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
-    ]);
-
-    return {
-      uploadMb: UPLOAD_MB,
-      plainMs, totalMs: up.total, hashMs: up.hashMs, chunksMs: up.chunksMs, mergeMs: up.mergeMs, sequentialMs: seq.total, instantMs: again.total, wasmMs, sparkMs, throughputShare, instantRatio, sourceHash,
-      bigMb: BIG_MB, rssBefore: memory.before, rssPeak: memory.peak,
-      zipFiles: ZIP_FILES, plainZipMs, zipBuiltMs: builtMs, zipMs,
-    };
+    return out;
   } finally {
-    await browser.close?.();
+    await browser?.close?.();
     await plain.close();
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
