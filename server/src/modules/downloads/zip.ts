@@ -79,10 +79,36 @@ export interface ZipBuild {
   abort(): void;
 }
 
+/** The head of a file deflated to judge whether the whole would shrink. */
+const SAMPLE_BYTES = 64 * 1024;
+/** Deflated to more than this share of its size, a sample says the file is stored as it is. */
+const STORE_ABOVE = 0.9;
+
+/**
+ * Whether a file of a compressible type is worth deflating: files up to SAMPLE_BYTES are; a
+ * larger one when its first SAMPLE_BYTES shrink below STORE_ABOVE at zlib's fastest level (a
+ * .log or .bin may hold compressed or encrypted data: deflating it costs time and gains
+ * nothing, as for the types in STORED_EXTENSIONS).
+ */
+export async function compressible(source: ContentSource, size: number): Promise<boolean> {
+  if (size <= SAMPLE_BYTES) return true;
+  const parts: Buffer[] = [];
+  for await (const chunk of await source.open({ start: 0, end: SAMPLE_BYTES - 1 })) parts.push(chunk as Buffer);
+  const sample = Buffer.concat(parts);
+  const deflated = await new Promise<Buffer>((resolve, reject) => zlib.deflateRaw(sample, { level: 1 }, (err, out) => (err ? reject(err) : resolve(out))));
+  return deflated.length < sample.length * STORE_ABOVE;
+}
+
+/** How much of the archive may be made ahead of the sink's writing. */
+const OUTPUT_BUFFER = 8 * 1024 * 1024;
+
 /** Counts the bytes flowing from a stored file into the archive. */
 class Counter extends Transform {
-  constructor(private readonly onBytes: (n: number) => void) {
-    super();
+  constructor(
+    private readonly onBytes: (n: number) => void,
+    highWaterMark?: number,
+  ) {
+    super(highWaterMark ? { highWaterMark } : {});
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
@@ -104,7 +130,9 @@ export function buildZip(
 ): ZipBuild {
   const zip = new ZipFile();
   let written = 0;
-  const out = new Counter((n) => (written += n));
+  // the archive's bytes wait here for the sink (up to OUTPUT_BUFFER), so that the next files are
+  // read while the last ones are written, rather than one after the other
+  const out = new Counter((n) => (written += n), OUTPUT_BUFFER);
   let failed: Error | null = null;
   let rejectDone: (err: Error) => void = () => undefined;
   const done = new Promise<number>((resolve, reject) => {
@@ -129,36 +157,43 @@ export function buildZip(
   zip.outputStream.pipe(out);
 
   const zip64 = o.forceZip64Format === true;
-  for (const e of entries) {
-    const mtime = new Date(e.mtimeMs);
-    if (e.kind === 'folder') {
-      zip.addEmptyDirectory(e.path, { mtime });
-    } else if (e.source === null || e.size === 0) {
-      zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
-    } else {
-      const from = e.source;
-      zip.addReadStreamLazy(e.path, { mtime, compress: shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)), size: e.size, forceZip64Format: zip64 }, (cb) => {
-        if (failed) return cb(failed, undefined as never);
-        // opened only when yazl reaches the entry: one read at a time, from disk or the store
-        from.open().then(
-          (source) => {
-            const counter = new Counter(onBytes);
-            source.on('error', (err) => {
-              counter.destroy(err);
+  // entries are added as their compression is decided (a sample of each file of a compressible
+  // type is read first): yazl writes them in order meanwhile
+  const addAll = async () => {
+    for (const e of entries) {
+      if (failed) return;
+      const mtime = new Date(e.mtimeMs);
+      if (e.kind === 'folder') {
+        zip.addEmptyDirectory(e.path, { mtime });
+      } else if (e.source === null || e.size === 0) {
+        zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
+      } else {
+        const from = e.source;
+        const compress = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(from, e.size));
+        zip.addReadStreamLazy(e.path, { mtime, compress, size: e.size, forceZip64Format: zip64 }, (cb) => {
+          if (failed) return cb(failed, undefined as never);
+          // opened only when yazl reaches the entry: one read at a time, from disk or the store
+          from.open().then(
+            (source) => {
+              const counter = new Counter(onBytes);
+              source.on('error', (err) => {
+                counter.destroy(err);
+                fail(err);
+              });
+              counter.on('error', (err) => fail(err));
+              cb(null, source.pipe(counter));
+            },
+            (err: Error) => {
               fail(err);
-            });
-            counter.on('error', (err) => fail(err));
-            cb(null, source.pipe(counter));
-          },
-          (err: Error) => {
-            fail(err);
-            cb(err, undefined as never);
-          },
-        );
-      });
+              cb(err, undefined as never);
+            },
+          );
+        });
+      }
     }
-  }
-  zip.end({ forceZip64Format: zip64, comment: '' });
+    zip.end({ forceZip64Format: zip64, comment: '' });
+  };
+  addAll().catch((err: Error) => fail(err));
   return {
     done,
     abort() {
