@@ -119,8 +119,9 @@ class Counter extends Transform {
 
 /**
  * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
- * it whole), reading stored files one after the other (never more than one open at a time) and
- * reporting the bytes read. `done` resolves with the archive's size once the sink has it all.
+ * it whole), reading stored files one after the other (one open at a time, besides the 64 KB
+ * head of a file of a compressible type read ahead: `compressible`) and reporting the bytes
+ * read. `done` resolves with the archive's size once the sink has it all.
  */
 export function buildZip(
   entries: readonly ZipEntry[],
