@@ -44,8 +44,10 @@ describe('session', () => {
       // the fixed home tab is the landing page itself; a bare section path opens no tab
       await page.goto(`${server.url}/swapSpace`);
       await waitForPath(page, '/swapSpace/myFerry/processing');
-      await page.getByRole('tab', { name: '我的摆渡' }).waitFor();
-      const tabTitles = (await page.getByRole('tab').allInnerTexts()).map((t) => t.trim());
+      // the shell's tab bar only: the page itself (in <main>) has tabs of its own (我的摆渡, 摆渡设置, 统计审计)
+      const shellTabs = () => [...document.querySelectorAll('[role="tab"]')].filter((el) => !el.closest('main')).map((el) => el.textContent.trim());
+      await page.waitForFunction(() => [...document.querySelectorAll('[role="tab"]')].some((el) => !el.closest('main') && el.textContent.trim() === '我的摆渡'));
+      const tabTitles = await page.evaluate(shellTabs);
       assert.deepEqual(tabTitles, [TEXT.personalTitle, '我的摆渡'], `tabs: ${tabTitles.join(' | ')}`);
       await page.goto(`${server.url}/file/personal`);
       await page.getByText(folderName, { exact: true }).first().waitFor();
