@@ -1,6 +1,6 @@
 // The sign-in page of 云文档: plain React and CSS, no antd and no router (it must load fast:
 // StandaloneLogin renders it before the app, App's /login route within it).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   api,
   homePathOf,
@@ -14,34 +14,17 @@ import {
 import { useBranding, useProductName } from '../../branding/branding';
 import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
-import { PasswordResetStep, type StepProps } from './PasswordResetStep';
 import { browserExit } from './browserExit';
 import { dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
-import { DingtalkQrPanel } from './DingtalkQrPanel';
 import { useLoginNavigation } from './loginNavigation';
-import { errorText } from './stepSubmit';
-import { TotpBindStep } from './TotpBindStep';
-import { TotpCodeStep } from './TotpCodeStep';
+import { errorText, stepOf } from './stepSubmit';
 import '../public/public.css';
 
-/** Which second step a sign-in answer asks for. */
-function stepOf(r: LoginResult): 'passwordReset' | 'totpBind' | 'totpCode' | null {
-  if (r.passwordReset) return 'passwordReset';
-  if (r.totpBind) return 'totpBind';
-  if (r.totpCode) return 'totpCode';
-  return null;
-}
 
-function SecondStep(props: StepProps) {
-  switch (stepOf(props.step)) {
-    case 'passwordReset':
-      return <PasswordResetStep {...props} />;
-    case 'totpBind':
-      return <TotpBindStep {...props} />;
-    default:
-      return <TotpCodeStep {...props} />;
-  }
-}
+// what only some sign-ins need loads when it is needed: the second steps after an answer that
+// asks for one, DingTalk's QR panel when it is opened
+const SecondStep = lazy(() => import('./SecondStep'));
+const DingtalkQrPanel = lazy(() => import('./DingtalkQrPanel').then((m) => ({ default: m.DingtalkQrPanel })));
 
 export default function LoginPage() {
   const { navigate, params } = useLoginNavigation();
@@ -158,7 +141,9 @@ export default function LoginPage() {
           企业云文档与文件工作区 · 账号登录
         </p>
         {step ? (
-          <SecondStep step={step} onResult={(r) => void finish(r)} onBack={backToForm} />
+          <Suspense fallback={null}>
+            <SecondStep step={step} onResult={(r) => void finish(r)} onBack={backToForm} />
+          </Suspense>
         ) : (
         <form className="yw-form" onSubmit={onSubmit} noValidate>
           <div className="yw-field">
@@ -205,20 +190,22 @@ export default function LoginPage() {
         </form>
         )}
         {dingtalk && !step && qrOpen ? (
-          <DingtalkQrPanel
-            dingtalk={dingtalk}
-            authorize={params.get('authorize')}
-            onCode={(code, state) => {
-              setQrOpen(false);
-              const back = dingtalkReturn(new URLSearchParams({ authCode: code, state }));
-              if (back) signInWithDingtalk(back, dingtalk.appId);
-            }}
-            onError={(message) => {
-              setQrOpen(false);
-              setError(message);
-            }}
-            onClose={() => setQrOpen(false)}
-          />
+          <Suspense fallback={null}>
+            <DingtalkQrPanel
+              dingtalk={dingtalk}
+              authorize={params.get('authorize')}
+              onCode={(code, state) => {
+                setQrOpen(false);
+                const back = dingtalkReturn(new URLSearchParams({ authCode: code, state }));
+                if (back) signInWithDingtalk(back, dingtalk.appId);
+              }}
+              onError={(message) => {
+                setQrOpen(false);
+                setError(message);
+              }}
+              onClose={() => setQrOpen(false)}
+            />
+          </Suspense>
         ) : dingtalk && !step ? (
           <button
             type="button"

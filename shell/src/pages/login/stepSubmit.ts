@@ -3,6 +3,14 @@
 import { useRef, useState } from 'react';
 import { isApiError, Messages, type LoginResult } from '@app/shared';
 
+/** Which second step a sign-in answer asks for. */
+export function stepOf(r: LoginResult): 'passwordReset' | 'totpBind' | 'totpCode' | null {
+  if (r.passwordReset) return 'passwordReset';
+  if (r.totpBind) return 'totpBind';
+  if (r.totpCode) return 'totpCode';
+  return null;
+}
+
 /** The server ends a step with a message that asks to sign in again. */
 export const STEP_OVER = /请重新登录/;
 
