@@ -20,7 +20,6 @@ import { useLoginNavigation } from './loginNavigation';
 import { errorText, stepOf } from './stepSubmit';
 import '../public/public.css';
 
-
 // what only some sign-ins need loads when it is needed: the second steps after an answer that
 // asks for one, DingTalk's QR panel when it is opened
 const SecondStep = lazy(() => import('./SecondStep'));
