@@ -45,8 +45,12 @@ describe('session', () => {
       await page.goto(`${server.url}/swapSpace`);
       await waitForPath(page, '/swapSpace/myFerry/processing');
       // the shell's tab bar only: the page itself (in <main>) has tabs of its own (我的摆渡, 摆渡设置, 统计审计)
-      const shellTabs = () => [...document.querySelectorAll('[role="tab"]')].filter((el) => !el.closest('main')).map((el) => el.textContent.trim());
-      await page.waitForFunction(() => [...document.querySelectorAll('[role="tab"]')].some((el) => !el.closest('main') && el.textContent.trim() === '我的摆渡'));
+      // (their titles; given a title, whether it is among them)
+      const shellTabs = (title) => {
+        const titles = [...document.querySelectorAll('[role="tab"]')].filter((el) => !el.closest('main')).map((el) => el.textContent.trim());
+        return title === undefined ? titles : titles.includes(title);
+      };
+      await page.waitForFunction(shellTabs, '我的摆渡');
       const tabTitles = await page.evaluate(shellTabs);
       assert.deepEqual(tabTitles, [TEXT.personalTitle, '我的摆渡'], `tabs: ${tabTitles.join(' | ')}`);
       await page.goto(`${server.url}/file/personal`);

@@ -58,17 +58,19 @@ function makeTree(root: string): Map<string, string> {
 }
 
 /** Every file under `root` by its relative path, with its SHA-256 (read as a stream). */
+async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 async function digestsOf(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else {
-        const hash = crypto.createHash('sha256');
-        for await (const chunk of fs.createReadStream(full)) hash.update(chunk as Buffer);
-        out.set(path.relative(root, full).split(path.sep).join('/'), hash.digest('hex'));
-      }
+      else out.set(path.relative(root, full).split(path.sep).join('/'), await sha256Of(full));
     }
   };
   await walk(root);
@@ -161,8 +163,7 @@ describe.each(databaseKinds().filter((k) => k === 'sqlite'))('rclone against Web
       const bin = await ok(server.app, 'GET', '/api/User/Recycle', { token });
       expect(JSON.stringify(bin)).toContain(path.basename(removed));
       // and what is there now is the tree as it is now, file for file and byte for byte
-      made.set(changed, crypto.createHash('sha256').update(fs.readFileSync(path.join(up, changed))).digest('hex'));
-      made.set('部门 0/新增 说明.md', crypto.createHash('sha256').update(fs.readFileSync(path.join(up, '部门 0/新增 说明.md'))).digest('hex'));
+      for (const rel of [changed, '部门 0/新增 说明.md']) made.set(rel, await sha256Of(path.join(up, rel)));
       made.delete(removed);
       const again = await rclone('sync', 'yd:备份', down, '--transfers', '4', '--checkers', '8');
       expect(again.code).toBe(0);

@@ -99,16 +99,10 @@ export async function compressible(source: ContentSource, size: number): Promise
   return deflated.length < sample.length * STORE_ABOVE;
 }
 
-/** How much of the archive may be made ahead of the sink's writing. */
-const OUTPUT_BUFFER = 8 * 1024 * 1024;
-
 /** Counts the bytes flowing from a stored file into the archive. */
 class Counter extends Transform {
-  constructor(
-    private readonly onBytes: (n: number) => void,
-    highWaterMark?: number,
-  ) {
-    super(highWaterMark ? { highWaterMark } : {});
+  constructor(private readonly onBytes: (n: number) => void) {
+    super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
@@ -131,9 +125,7 @@ export function buildZip(
 ): ZipBuild {
   const zip = new ZipFile();
   let written = 0;
-  // the archive's bytes wait here for the sink (up to OUTPUT_BUFFER), so that the next files are
-  // read while the last ones are written, rather than one after the other
-  const out = new Counter((n) => (written += n), OUTPUT_BUFFER);
+  const out = new Counter((n) => (written += n));
   let failed: Error | null = null;
   let rejectDone: (err: Error) => void = () => undefined;
   const done = new Promise<number>((resolve, reject) => {
