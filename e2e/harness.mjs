@@ -446,6 +446,15 @@ export async function itemsOf(server, token, folderId) {
 /** antd's OK button (it may put a space between the two characters). */
 export const OK_BUTTON = /^确\s*定$/;
 
+/**
+ * Waits until no antd dialog is still zooming in. A click in the first frames of a dialog's
+ * entrance was lost about once in 40 tries (the picker it should open never came), something a
+ * person, who clicks what they have seen, does not do.
+ */
+export async function dialogsSettled(page) {
+  await page.waitForFunction(() => !document.querySelector('.ant-modal.ant-zoom-enter, .ant-modal.ant-zoom-appear'));
+}
+
 /** The row of the file list (not the folder tree) that shows `name`. */
 export const listRow = (page, name) => page.locator('.ant-table-row').filter({ has: page.getByText(name, { exact: true }) }).first();
 

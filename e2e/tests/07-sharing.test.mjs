@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  OK_BUTTON, apiOk, createFolder, createUser, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitFor, waitForPath, withBrowser,
+  OK_BUTTON, apiOk, createFolder, createUser, dialogsSettled, itemsOf, listRow, login, missingBuilds, personalRoot, signInThroughPage, startServer, waitFor, waitForPath, withBrowser,
 } from '../harness.mjs';
 import { uploadFile } from '../uploadClient.mjs';
 
@@ -59,6 +59,7 @@ describe('sharing', () => {
       await page.getByLabel('分享 合同资料', { exact: true }).click();
       const dialog = page.getByRole('dialog').filter({ hasText: '分享“合同资料”' });
       await dialog.getByRole('tab', { name: '内部分享' }).waitFor();
+      await dialogsSettled(page);
       await dialog.getByRole('button', { name: '选择用户、部门或用户组' }).click();
       const picker = page.getByRole('dialog').filter({ has: page.getByRole('list', { name: '用户列表' }) });
       const search = picker.getByPlaceholder('搜索用户名或姓名');
