@@ -93,6 +93,8 @@ function createWebConfig(o) {
         dts: false,
         shareStrategy: 'loaded-first',
         runtimePlugins: o.runtimePlugins || [],
+        // the runtime for browsers only: its Node.js code left out (2.2 KB gzip off the sign-in page)
+        experiments: { optimization: { target: 'web' } },
       }),
       ...(host ? [new EmitVersionFile()] : []),
     ],
