@@ -1,16 +1,16 @@
 // @app/shared: the antd-free core of 云文档 shared by the shell and every remote.
-// Nothing here may import antd: the sign-in page loads this module.
+// Nothing here may import antd: the sign-in page loads this module. The calls of 系统管理 and
+// 个人设置 are in '@app/shared/admin' (their types are here too).
 export type * from './api/types';
 export { api, type Api, type WorkflowActionName } from './api';
-export { adminApi, type AdminApi, ADMIN_ROLES, ADMIN_ROLE_LABELS, USER_SOURCE_LABELS, IMPORT_COLUMNS, FEATURE_LABELS, ANNOUNCEMENT_TITLE_MAX, ANNOUNCEMENT_BODY_MAX } from './api/admin';
+export type { AdminApi } from './api/admin';
 export type * from './api/admin';
-export { directoryApi } from './api/directory';
-export { oplogApi, type OplogApi, type OplogRecord, type OplogPage, type OplogFilters, type OplogCatalog, type OplogChainCheck } from './api/oplog';
+export type { OplogApi, OplogRecord, OplogPage, OplogFilters, OplogCatalog, OplogChainCheck } from './api/oplog';
 export type * from './api/directory';
-export { leaverApi, type LeaverApi, type HandoverPreview, type HandoverBody, type HandoverDepartmentPost, type HandoverResult, type HandoverSharesChoice } from './api/leavers';
-export { noticeSettingsApi, type NoticeSettingsApi } from './api/noticeSettings';
+export type { LeaverApi, HandoverPreview, HandoverBody, HandoverDepartmentPost, HandoverResult, HandoverSharesChoice } from './api/leavers';
+export type { NoticeSettingsApi } from './api/noticeSettings';
 export type * from './api/noticeSettings';
-export { appPasswordsApi, type AppPasswordsApi, APP_PASSWORD_SCOPE_LABELS, APP_PASSWORD_NAME_MAX, webdavAddress } from './api/appPasswords';
+export type { AppPasswordsApi } from './api/appPasswords';
 export type * from './api/appPasswords';
 export * from './http';
 export * from './state';

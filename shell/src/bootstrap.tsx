@@ -57,7 +57,12 @@ async function main(): Promise<void> {
   const { replaceWith } = await startUp(result.config, window.location);
   if (replaceWith) window.history.replaceState(null, '', replaceWith);
   startSessionSync();
-  const renderApp = () => void import('./App').then(({ default: App }) => root.render(<App />));
+  // the sign-in page registered no remotes: the app does before it renders
+  const renderApp = () =>
+    void Promise.all([import('./App'), import('./startup/modeAndRemotes')]).then(([{ default: App }, { applyModeAndRemotes }]) => {
+      applyModeAndRemotes();
+      root.render(<App />);
+    });
   if (startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom))) {
     if (window.location.pathname !== '/login') window.history.replaceState(null, '', '/login');
     const login = import('./pages/login/StandaloneLogin');

@@ -3,7 +3,8 @@
 // people who manage the item; the server refuses the others.
 import { Drawer, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { Messages, oplogApi, type Item, type OplogRecord } from '@app/shared';
+import { Messages, type Item, type OplogRecord } from '@app/shared';
+import { oplogApi } from '@app/shared/admin';
 import { LoadError } from '@app/shared/ui';
 
 const PAGE_SIZE = 20;

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { api, httpInstance, resetDownloadState, resetHttpState } from '@app/shared';
+import { api, setHttpAdapter, resetDownloadState, resetHttpState } from '@app/shared';
 import { mockFilesPage, renderFiles, rowOf } from '../__tests__/filesPage';
 import { page, personalRoot, report } from '../__tests__/fixtures';
 import { DOWNLOAD_TEXTS } from './useDownload';
@@ -15,12 +15,11 @@ type Answer = { status?: number; data: unknown };
 /** The answers of the download calls by method and path (without the timestamp). */
 let answers: Record<string, Answer | Answer[]>;
 let seen: { method: string; url: string; data: unknown }[];
-const adapter = httpInstance.defaults.adapter;
 
 beforeEach(() => {
   answers = {};
   seen = [];
-  httpInstance.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+  setHttpAdapter(async (config: InternalAxiosRequestConfig) => {
     const method = (config.method ?? 'get').toUpperCase();
     const key = `${method} ${config.url}`;
     seen.push({ method, url: config.url ?? '', data: config.data });
@@ -30,10 +29,10 @@ beforeEach(() => {
     const response = { data: answer.data, status: answer.status ?? 200, statusText: '', headers: {}, config } as AxiosResponse;
     if (response.status >= 400) throw new AxiosError(`HTTP ${response.status}`, 'ERR_BAD_RESPONSE', config, null, response);
     return response;
-  };
+  });
 });
 afterEach(() => {
-  httpInstance.defaults.adapter = adapter;
+  setHttpAdapter(undefined);
   resetHttpState();
   resetDownloadState();
   document.querySelectorAll('iframe[data-download-frame]').forEach((f) => f.remove());

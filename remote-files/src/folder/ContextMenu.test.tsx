@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api, formatBytes, oplogApi, type FolderSize } from '@app/shared';
+import { api, formatBytes, type FolderSize } from '@app/shared';
+import { oplogApi } from '@app/shared/admin';
 import { file, folder, mockFilesPage, renderFiles, rowOf } from '../__tests__/filesPage';
 import { item, page, personalRoot, WRITE } from '../__tests__/fixtures';
 import { useInlineStylesOnly } from '@app/shared/test';

@@ -2,7 +2,7 @@
 // quotas and the upload policy (docs/integration.md, "Organisation administration").
 // System administrators may make every call; department administrators only the calls on
 // people and departments of their subtrees (the server refuses the rest with 403/40301).
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 import type { FeaturePolicy, OrgUser, Paged } from './types';
 
 /** Roles an account may hold. 部门管理员 is not a role: it is held per department (AdminDepartmentNode.admins). */

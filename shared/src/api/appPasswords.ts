@@ -1,7 +1,7 @@
 // 应用密码 (个人设置 → WebDAV 与应用密码, issue 29): passwords for WebDAV clients at /dav/, each
 // named, read-only or read-write, shown once when created, revoked one by one. Changing the
 // account password or the account being disabled ends them all.
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 
 export type AppPasswordScope = 'readOnly' | 'readWrite';
 

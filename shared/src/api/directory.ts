@@ -1,7 +1,7 @@
 // 目录同步 (系统管理, system administrators only): the LDAP/AD settings, 测试连接, the 钉钉通讯录同步
 // settings, and the runs of a sync, each first a plan that an administrator applies. Every call
 // from anyone else is refused with 403/40301.
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 
 /** Where the people of a sync come from. */
 export type DirectorySource = 'ldap' | 'dingtalk';

@@ -1,5 +1,5 @@
 // Typed calls of the 云文档 API. Paths are relative to the API prefix (`/api` by default).
-import { http, type HttpConfig } from '../http/client';
+import { getWithoutSession, http, type HttpConfig } from '../http/client';
 import { readNoticeStream, type NoticeKind, type NoticePage, type NoticesQuery, type NoticeStreamHandlers } from '../notices';
 import type {
   ClientBranding,
@@ -130,7 +130,8 @@ export const api = {
   getEnvironmentConfig: (config?: HttpConfig) => http.get<EnvironmentConfig>('/EnvironmentConfig', config),
   getFeaturePolicy: (config?: HttpConfig) => http.get<FeaturePolicy>('/User/GlobalPolicies/FeaturePolicy', config),
   getPasswordPolicy: (config?: HttpConfig) => http.get<PasswordPolicy>('/Login/PasswordPolicy', { withToken: false, ...config }),
-  getBranding: (config?: HttpConfig) => http.get<ClientBranding>('/Client/Branding', { withToken: false, ...config }),
+  /** with fetch, not axios: the sign-in page shows it before any other call; a failure is shown nowhere */
+  getBranding: () => getWithoutSession<ClientBranding>('/Client/Branding'),
   getAgreement: (kind: Agreement['kind'], config?: HttpConfig) => http.get<Agreement>(`/Client/Agreements/${kind}`, { withToken: false, ...config }),
   getHome: (config?: HttpConfig) => http.get<HomeInfo>('/User/Home', config),
   // ---- 系统管理 (docs/integration.md, "Administration"; system administrators only) ----

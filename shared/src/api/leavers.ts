@@ -1,7 +1,7 @@
 // 离职交接 (系统管理 › 用户): what a leaving person holds (files, approvals, shares, ferry tasks, and
 // the posts of 部门负责人 and 部门管理员), and the handover of all of it to a successor in one step. System administrators, and department administrators when the leaver
 // and the successor are both in their subtrees (the server refuses the rest with 403/40301).
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 
 /** What happens to the leaver's shares: kept (the successor owns them, links keep working) or cancelled. */
 export type HandoverSharesChoice = 'keep' | 'cancel';

@@ -1,7 +1,7 @@
 // 通知设置 (个人设置: each notice kind on each channel, and how often mails and DingTalk messages
 // are summed up) and 系统管理 › 通知 (system administrators only: the mail server, the rules fixed
 // for everyone, the notices that could not be delivered). Issue 28.
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 
 /** inApp 站内消息, mail 邮件, dingtalk 钉钉 (only where DingTalk 工作通知 is configured: the server lists the channels). */
 export type NoticeChannel = 'inApp' | 'mail' | (string & {});

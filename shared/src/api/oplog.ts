@@ -1,6 +1,6 @@
 // The operation log: 系统管理 → 操作日志 (system, audit and department administrators), 登录记录
 // in 个人设置 (one's own), and 文件动态 of an item (people who manage it).
-import { http, type HttpConfig } from '../http/client';
+import { http, type HttpConfig } from '@app/shared';
 
 export interface OplogRecord {
   id: string;

@@ -1,6 +1,6 @@
 import { AxiosError, CanceledError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import dayjs from 'dayjs';
-import { httpInstance, http, resetHttpState } from './client';
+import { getWithoutSession, setHttpAdapter, http, resetHttpState } from './client';
 import { ApiError } from './errors';
 import { setNotifier, type Notifier } from '../notify';
 import { appStore, errorLogAtom, resetAppState, runtimeConfigAtom, tokenAtom } from '../state/atoms';
@@ -13,14 +13,14 @@ type Reply = { status?: number; data?: unknown } | Error | ((config: InternalAxi
 const seen: InternalAxiosRequestConfig[] = [];
 
 function reply(r: Reply) {
-  httpInstance.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+  setHttpAdapter(async (config: InternalAxiosRequestConfig) => {
     seen.push(config);
     if (typeof r === 'function') return r(config);
     if (r instanceof Error) throw r;
     const response = { data: r.data, status: r.status ?? 200, statusText: '', headers: {}, config } as AxiosResponse;
     if (response.status >= 400) throw new AxiosError(`HTTP ${response.status}`, 'ERR_BAD_RESPONSE', config, null, response);
     return response;
-  };
+  });
 }
 
 function fakeNotifier() {
@@ -230,5 +230,38 @@ describe('http client', () => {
     const b = http.get('/Search', { params: { n: 4 } });
     await expect(Promise.all([a, b])).resolves.toEqual([3, 4]);
     expect(calls.error).toHaveLength(0);
+  });
+
+  it('getWithoutSession sends the same address with fetch, without the token, and shows nothing on a failure', async () => {
+    const { calls } = fakeNotifier();
+    appStore.set(tokenAtom, 'abc');
+    appStore.set(runtimeConfigAtom, {
+      mode: 'full', appTitle: '云文档', apiUrl: 'http://api.example', apiUrlPrefix: '/gateway', fileUrl: '', workflowFileNumber: 20, remotes: [],
+    });
+    const asked: Array<{ url: string; init?: RequestInit }> = [];
+    let answer: { status: number; body: unknown } = { status: 200, body: { code: 200, result: { systemName_Client: '星河' }, message: null } };
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init?: RequestInit) => {
+      asked.push({ url, init });
+      return { ok: answer.status < 400, status: answer.status, json: async () => answer.body } as Response;
+    }) as typeof fetch;
+    try {
+      await expect(getWithoutSession('/Client/Branding')).resolves.toEqual({ systemName_Client: '星河' });
+      expect(asked[0].url).toMatch(/^http:\/\/api\.example\/gateway\/Client\/Branding\?timestamp=\d+$/);
+      expect(JSON.stringify(asked[0].init?.headers ?? {})).not.toContain('abc');
+
+      answer = { status: 500, body: { code: 500, result: null, message: '服务器忙' } };
+      await expect(getWithoutSession('/Client/Branding')).rejects.toMatchObject({ message: '服务器忙', code: 500, status: 500 });
+      answer = { status: 502, body: null };
+      await expect(getWithoutSession('/Client/Branding')).rejects.toMatchObject({ message: Messages.requestError, code: 502 });
+      globalThis.fetch = (async () => {
+        throw new TypeError('Failed to fetch');
+      }) as typeof fetch;
+      await expect(getWithoutSession('/Client/Branding')).rejects.toMatchObject({ message: Messages.requestTimeout, code: 0 });
+      expect(calls.error).toHaveLength(0);
+      expect(calls.modalError).toHaveLength(0);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
   });
 });

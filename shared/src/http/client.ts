@@ -1,12 +1,14 @@
 // The HTTP client of 云文档 (spec sections 7 and 8): URL prefix and base from the runtime
 // configuration, GET timestamp, bearer token, 60 s timeout, payload trimming and date
 // formatting, duplicate-request cancelling, the envelope and the error catalogue.
-import axios, {
+import type {
+  AxiosAdapter,
   AxiosError,
-  type AxiosInstance,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
+  AxiosInstance,
+  AxiosRequestConfig,
+  AxiosResponse,
+  AxiosStatic,
+  InternalAxiosRequestConfig,
 } from 'axios';
 import type { ApiEnvelope } from '../api/types';
 import { DEFAULT_API_URL_PREFIX, Messages, REQUEST_TIMEOUT_MS } from '../constants';
@@ -69,11 +71,6 @@ export function cancelAllPending(): void {
 }
 
 // ---- the axios instance -----------------------------------------------------------------
-export const httpInstance: AxiosInstance = axios.create({
-  timeout: REQUEST_TIMEOUT_MS,
-  headers: { 'Content-Type': 'application/json;charset=UTF-8' },
-});
-
 function joinUrl(url: string): { baseURL: string; url: string } {
   const rc = appStore.get(runtimeConfigAtom);
   const prefix = (rc?.apiUrlPrefix ?? DEFAULT_API_URL_PREFIX).replace(/\/$/, '');
@@ -83,30 +80,58 @@ function joinUrl(url: string): { baseURL: string; url: string } {
   return { baseURL: base, url: withPrefix };
 }
 
-httpInstance.interceptors.request.use(
-  (config: InternalConfig) => {
-    if (config.joinPrefix !== false && config.url) {
-      const joined = joinUrl(config.url);
-      config.url = joined.url;
-      if (!config.baseURL) config.baseURL = joined.baseURL;
-    }
-    const method = (config.method ?? 'get').toLowerCase();
-    if (method === 'get') {
-      config.params = { ...preparePayload(config.params ?? {}), timestamp: Date.now() };
-    } else {
-      if (config.params) config.params = preparePayload(config.params);
-      if (config.data !== undefined) config.data = preparePayload(config.data);
-    }
-    if (config.withToken !== false) {
-      const token = appStore.get(tokenAtom);
-      if (token && !config.headers.has?.('Authorization')) config.headers.set('Authorization', `Bearer ${token}`);
-    }
-    addPending(config);
-    return config;
-  },
-  undefined,
-  { synchronous: true },
-);
+function prepareRequest(config: InternalConfig): InternalConfig {
+  if (config.joinPrefix !== false && config.url) {
+    const joined = joinUrl(config.url);
+    config.url = joined.url;
+    if (!config.baseURL) config.baseURL = joined.baseURL;
+  }
+  const method = (config.method ?? 'get').toLowerCase();
+  if (method === 'get') {
+    config.params = { ...preparePayload(config.params ?? {}), timestamp: Date.now() };
+  } else {
+    if (config.params) config.params = preparePayload(config.params);
+    if (config.data !== undefined) config.data = preparePayload(config.data);
+  }
+  if (config.withToken !== false) {
+    const token = appStore.get(tokenAtom);
+    if (token && !config.headers.has?.('Authorization')) config.headers.set('Authorization', `Bearer ${token}`);
+  }
+  addPending(config);
+  return config;
+}
+
+interface Client {
+  axios: AxiosStatic;
+  instance: AxiosInstance;
+}
+
+let client: Promise<Client> | null = null;
+let testAdapter: AxiosAdapter | undefined;
+
+/** axios, loaded with the first request: the sign-in page shows its form without it. */
+function loadClient(): Promise<Client> {
+  client ??= import('axios').then(
+    ({ default: axios }) => {
+      const instance = axios.create({
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: { 'Content-Type': 'application/json;charset=UTF-8' },
+      });
+      instance.interceptors.request.use(prepareRequest, undefined, { synchronous: true });
+      return { axios, instance };
+    },
+    (e: unknown) => {
+      client = null; // tried again with the next request
+      throw e;
+    },
+  );
+  return client;
+}
+
+/** Only for tests: every request is answered by `adapter` (undefined: the network again). */
+export function setHttpAdapter(adapter: AxiosAdapter | undefined): void {
+  testAdapter = adapter;
+}
 
 // ---- error handling -----------------------------------------------------------------------
 let expiredDialogOpen = false;
@@ -188,9 +213,20 @@ function logError(err: ApiError, config: HttpConfig): void {
 
 /** Sends a request and resolves with the envelope's `result` (envelope code 200). */
 export async function request<T>(config: HttpConfig): Promise<T> {
+  let loaded: Client;
+  try {
+    loaded = await loadClient();
+  } catch {
+    // the script of the client could not be loaded: the same as a network failure
+    const apiError = new ApiError(Messages.requestTimeout, 0);
+    show(apiError.message, config.errorMode ?? 'toast');
+    logError(apiError, config);
+    throw apiError;
+  }
+  const { axios, instance } = loaded;
   let response: AxiosResponse<unknown>;
   try {
-    response = await httpInstance.request(config);
+    response = await instance.request(testAdapter ? { ...config, adapter: testAdapter } : config);
   } catch (e) {
     const err = e as AxiosError;
     removePending(err.config as InternalConfig | undefined);
@@ -222,6 +258,26 @@ export const http = {
   put: <T>(url: string, data?: unknown, config?: HttpConfig) => request<T>({ ...config, url, data, method: 'PUT' }),
   delete: <T>(url: string, config?: HttpConfig & { data?: unknown }) => request<T>({ ...config, url, method: 'DELETE' }),
 };
+
+/**
+ * A GET without a session, sent with fetch rather than axios (the branding the sign-in page
+ * shows before anyone signs in): the same address and envelope as `http.get`, nothing shown on
+ * a failure, which rejects with an ApiError.
+ */
+export async function getWithoutSession<T>(url: string): Promise<T> {
+  const joined = joinUrl(url);
+  const address = `${joined.baseURL}${joined.url}${joined.url.includes('?') ? '&' : '?'}timestamp=${Date.now()}`;
+  let res: Response;
+  try {
+    res = await fetch(address, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout?.(REQUEST_TIMEOUT_MS) });
+  } catch {
+    throw new ApiError(Messages.requestTimeout, 0);
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (isEnvelope(body) && body.code === 200) return body.result as T;
+  const message = (isEnvelope(body) && body.message) || Messages.requestError;
+  throw new ApiError(message, isEnvelope(body) ? body.code : res.status, { status: res.status, serverMessage: isEnvelope(body) ? body.message || null : null });
+}
 
 /** Only for tests: forget the dialog guard between cases. */
 export function resetHttpState(): void {

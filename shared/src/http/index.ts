@@ -1,4 +1,4 @@
-export { http, httpInstance, request, cancelAllPending, resetHttpState } from './client';
+export { http, request, getWithoutSession, setHttpAdapter, cancelAllPending, resetHttpState } from './client';
 export type { HttpConfig, RequestOptions, ErrorMode } from './client';
 export { ApiError, isApiError } from './errors';
 export { preparePayload } from './transform';

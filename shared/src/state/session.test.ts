@@ -1,6 +1,6 @@
 import { api } from '../api';
 import { SESSION_CHANNEL_NAME, StorageKey, STORAGE_EXPIRE_SECONDS } from '../constants';
-import { httpInstance } from '../http/client';
+import { setHttpAdapter } from '../http/client';
 import { setNavigate } from '../navigation';
 import { setNotifier } from '../notify';
 import { getCookie, localStore } from '../storage';
@@ -36,10 +36,10 @@ beforeEach(() => {
   setNavigate(navigate);
   setNotifier({ warning: jest.fn(), error: jest.fn() });
   requests = [];
-  httpInstance.defaults.adapter = async (config) => {
+  setHttpAdapter(async (config) => {
     requests.push(`${config.method} ${config.url} ${String(config.headers.Authorization ?? '')}`);
     return { data: { code: 200, result: null, message: null }, status: 200, statusText: '', headers: {}, config };
-  };
+  });
 });
 
 afterEach(() => jest.useRealTimers());
@@ -100,9 +100,9 @@ describe('session', () => {
 
   it('logout goes on when quit fails', async () => {
     setSession(login);
-    httpInstance.defaults.adapter = async () => {
+    setHttpAdapter(async () => {
       throw new Error('network');
-    };
+    });
     await logout();
     expect(appStore.get(tokenAtom)).toBeNull();
     expect(navigate).toHaveBeenCalledTimes(1);

@@ -6,21 +6,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, App as AntApp, Button, Card, Collapse, Form, Input, Modal, Radio, Space, Table, Tag, Typography } from 'antd';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  api,
-  APP_PASSWORD_NAME_MAX,
-  APP_PASSWORD_SCOPE_LABELS,
-  appPasswordsApi,
-  copyText,
-  isApiError,
-  notify,
-  useUserInfo,
-  webdavAddress,
-  type AccountSecurity,
-  type AppPassword,
-  type AppPasswordScope,
-  type NewAppPassword,
-} from '@app/shared';
+import { api, copyText, isApiError, notify, useUserInfo, type AccountSecurity, type AppPassword, type AppPasswordScope, type NewAppPassword } from '@app/shared';
+import { APP_PASSWORD_NAME_MAX, APP_PASSWORD_SCOPE_LABELS, appPasswordsApi, webdavAddress } from '@app/shared/admin';
 
 const messageOf = (err: unknown) => (isApiError(err) ? err.serverMessage || err.message : '操作失败，请稍后重试');
 

@@ -5,7 +5,8 @@
 // mails and DingTalk messages are summed up (每小时 / 每天).
 import { useEffect, useState } from 'react';
 import { Alert, Card, Radio, Skeleton, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { NOTICE_KIND_NAMES, noticeSettingsApi, notify, type NoticeDigest, type NoticeSettings } from '@app/shared';
+import { NOTICE_KIND_NAMES, notify, type NoticeDigest, type NoticeSettings } from '@app/shared';
+import { noticeSettingsApi } from '@app/shared/admin';
 
 export const FIXED_BY_ADMIN = '由管理员设定';
 

@@ -6,15 +6,8 @@
 // 离职交接 opens the handover dialog and the list is read again after it.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  adminApi,
-  api,
-  leaverApi,
-  type AdminDepartmentNode,
-  type AdminScope,
-  type AdminUser,
-  type EffectiveFeaturePolicy,
-} from '@app/shared';
+import { api, type AdminDepartmentNode, type AdminScope, type AdminUser, type EffectiveFeaturePolicy } from '@app/shared';
+import { adminApi, leaverApi } from '@app/shared/admin';
 import { button, panelOf, pickOption, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { UsersTab } from './UsersTab';
 

@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import { App as AntApp, Button, Dropdown, Space, Switch, Table, Tag, Tooltip, type MenuProps } from 'antd';
 import { DownOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { USER_SOURCE_LABELS, adminApi, api, notify, type AdminDepartmentNode, type AdminScope, type AdminUser } from '@app/shared';
+import { api, notify, type AdminDepartmentNode, type AdminScope, type AdminUser } from '@app/shared';
+import { USER_SOURCE_LABELS, adminApi } from '@app/shared/admin';
 import { usePagedList } from './usePagedList';
 import { INITIAL_PASSWORD_NOTE, PasswordOnceModal, ResetPasswordModal, type RevealedPassword } from './users/passwordOnce';
 import { UserDrawer } from './users/UserDrawer';

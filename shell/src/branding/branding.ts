@@ -35,7 +35,7 @@ export function applyBranding(branding: ClientBranding): void {
 /** Fetches the branding once (again after a failure). */
 export function loadBranding(): Promise<void> {
   loading ??= api
-    .getBranding({ errorMode: 'none' })
+    .getBranding()
     .then(applyBranding)
     .catch(() => {
       loading = null;

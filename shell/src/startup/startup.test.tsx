@@ -32,6 +32,13 @@ describe('start-up', () => {
     expect(registeredNames()).toEqual(['files', 'share']);
   });
 
+  it('signed out at /login or /: no remotes yet (the app registers them when it loads)', async () => {
+    fakeApi();
+    expect(await startUp(fullConfig, at('/login'))).toEqual({ replaceWith: null });
+    expect(await startUp(fullConfig, at('/'))).toEqual({ replaceWith: null });
+    expect(registeredNames()).toEqual([]);
+  });
+
   it('a preview link opened without a session registers the files remote for the preview page', async () => {
     fakeApi();
     expect(await startUp(fullConfig, at('/preview/eyJmaWxlSWQiOiIxIn0'))).toEqual({ replaceWith: null });

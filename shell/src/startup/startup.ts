@@ -2,36 +2,32 @@
 import {
   appStore,
   applyTemporaryToken,
-  featurePolicyAtom,
-  homeAtom,
   loadUserContext,
   runtimeConfigAtom,
-  simpleModeAtom,
   startupRedirect,
   tokenAtom,
   type HomeInfo,
   type RuntimeConfig,
 } from '@app/shared';
-import { registerSelectedRemotes, selectRemotes } from '../federation/remotes';
 
 /** Simple (ferry-only) mode: runtime mode simple, or a home path containing "ferry". */
 export function isSimpleMode(config: RuntimeConfig | null, home: HomeInfo | null): boolean {
   return config?.mode === 'simple' || !!home?.baseHome?.includes('ferry');
 }
 
-/** Applies simple mode and registers the remotes that mode and feature policy allow. */
-export function applyModeAndRemotes(): void {
-  const config = appStore.get(runtimeConfigAtom);
-  if (!config) return;
-  const simple = isSimpleMode(config, appStore.get(homeAtom));
-  appStore.set(simpleModeAtom, simple);
-  registerSelectedRemotes(selectRemotes(config, { simple, policy: appStore.get(featurePolicyAtom) }));
+/**
+ * Applies simple mode and registers the remotes that mode and feature policy allow
+ * (modeAndRemotes.ts, loaded here on demand: the sign-in page does not need it).
+ */
+export async function applyModeAndRemotesLater(): Promise<void> {
+  const { applyModeAndRemotes } = await import('./modeAndRemotes');
+  applyModeAndRemotes();
 }
 
 /** Loads home, menus and feature policy of the signed-in user, then applies mode and remotes. */
 export async function enterSession(): Promise<HomeInfo> {
   const home = await loadUserContext();
-  applyModeAndRemotes();
+  await applyModeAndRemotesLater();
   return home;
 }
 
@@ -70,7 +66,7 @@ export async function startUp(config: RuntimeConfig, location: Pick<Location, 'p
     if (fromHash) return { replaceWith: fromHash };
     const path = location.pathname;
     if (path.startsWith('/preview') || path.startsWith('/s/')) {
-      applyModeAndRemotes();
+      await applyModeAndRemotesLater();
       return { replaceWith: null };
     }
     applyTemporaryToken();
@@ -83,7 +79,8 @@ export async function startUp(config: RuntimeConfig, location: Pick<Location, 'p
         /* swallowed: the layout retries, or the session expiry sends the user to login */
       }
     }
-    applyModeAndRemotes();
+    // the sign-in page alone needs no remotes: the app registers them when it loads
+    if (!startsWithSignIn(path, !!appStore.get(tokenAtom))) await applyModeAndRemotesLater();
   } catch {
     /* any start-up failure is swallowed */
   }

@@ -1,7 +1,7 @@
 // A fake 云文档 API behind the real HTTP client (no router: the sign-in page's own tests use it
 // too), and the data the shell's tests start from.
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import { httpInstance, type FeaturePolicy, type HomeInfo, type RuntimeConfig } from '@app/shared';
+import { setHttpAdapter, type FeaturePolicy, type HomeInfo, type RuntimeConfig } from '@app/shared';
 
 export const fullConfig: RuntimeConfig = {
   mode: 'full',
@@ -56,7 +56,7 @@ export function fakeApi(options: { home?: HomeInfo; policy?: FeaturePolicy; hand
       ...options.handlers,
     },
   };
-  httpInstance.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
+  setHttpAdapter(async (config: InternalAxiosRequestConfig) => {
     const key = `${(config.method ?? 'get').toUpperCase()} ${config.url}`;
     api.calls.push(key);
     const handler = api.handlers[key];
@@ -67,6 +67,16 @@ export function fakeApi(options: { home?: HomeInfo; policy?: FeaturePolicy; hand
       throw new AxiosError(`HTTP ${response.status}`, 'ERR_BAD_RESPONSE', config, null, response);
     }
     return response;
-  };
+  });
+  // the calls sent with fetch (the sign-in page's branding) reach the same handlers
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const key = `${method} ${url.pathname}`;
+    api.calls.push(key);
+    const config = { method: method.toLowerCase(), url: url.pathname, params: Object.fromEntries(url.searchParams), headers: init?.headers ?? {} };
+    const out = api.handlers[key]?.(config as unknown as InternalAxiosRequestConfig) ?? { status: 404, data: { code: 404, result: null, message: '接口不存在' } };
+    return { ok: (out.status ?? 200) < 400, status: out.status ?? 200, json: async () => out.data } as Response;
+  }) as typeof fetch;
   return api;
 }

@@ -26,7 +26,7 @@ import { resetBrandingForTests } from '../branding/branding';
 import { resetRegisteredRemotes, resetRemoteMetaCache } from '../federation/remotes';
 import { resetLoadedMetas } from '../layout/MainLayout';
 import { tabsAtom } from '../layout/tabs/tabsState';
-import { applyModeAndRemotes } from '../startup/startup';
+import { applyModeAndRemotes } from '../startup/modeAndRemotes';
 
 function LocationProbe() {
   const location = useLocation();

@@ -4,7 +4,8 @@
 // seconds.
 import { useEffect, useMemo, useState } from 'react';
 import { Form, Input, Modal, Radio, TreeSelect, Typography } from 'antd';
-import { adminApi, ANNOUNCEMENT_BODY_MAX, ANNOUNCEMENT_TITLE_MAX, notify, type AdminDepartmentNode, type Announcement, type AnnouncementScope } from '@app/shared';
+import { notify, type AdminDepartmentNode, type Announcement, type AnnouncementScope } from '@app/shared';
+import { adminApi, ANNOUNCEMENT_BODY_MAX, ANNOUNCEMENT_TITLE_MAX } from '@app/shared/admin';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
 
 interface Values {

@@ -1,7 +1,8 @@
 // 新建下级部门: the name of a new department under the chosen one.
 import { useState } from 'react';
 import { Form, Input, Modal } from 'antd';
-import { adminApi, notify, type AdminDepartmentNode } from '@app/shared';
+import { notify, type AdminDepartmentNode } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 
 export function CreateDepartmentDialog({ parent, onClose }: { parent: AdminDepartmentNode | null; onClose: (createdId: string | null) => void }) {
   const [form] = Form.useForm<{ name: string }>();

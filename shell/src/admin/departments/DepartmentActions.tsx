@@ -1,7 +1,8 @@
 // 新建下级部门 and 删除 of the chosen department; 删除 stays disabled, with the reason, while the
 // department is the root or the topmost one managed, or still holds people or sub-departments.
 import { App as AntApp, Button, Space, Tooltip } from 'antd';
-import { adminApi, notify, type AdminDepartmentNode } from '@app/shared';
+import { notify, type AdminDepartmentNode } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 
 /** Why a department cannot be deleted, or null. */
 export function deleteBlocker(dept: AdminDepartmentNode, parent: AdminDepartmentNode | undefined): string | null {

@@ -2,7 +2,8 @@
 // administrators, its 部门管理员.
 import { useEffect, useState } from 'react';
 import { Button, Descriptions, Input, Space, Tag, Typography } from 'antd';
-import { adminApi, type AdminDepartmentNode, type AdminUserRef, type OrgUser } from '@app/shared';
+import { type AdminDepartmentNode, type AdminUserRef, type OrgUser } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { UserPicker, type UserPickerSelection } from '@app/shared/ui';
 import { personLabel, personName } from '../personLabel';
 import type { SaveDepartment } from './useDepartmentSave';

@@ -5,7 +5,8 @@
 import { useMemo, useRef, useState, type Key } from 'react';
 import { App as AntApp, Empty, Input, Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
-import { adminApi, notify, type AdminDepartmentNode } from '@app/shared';
+import { notify, type AdminDepartmentNode } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { departmentMoveText, isInSubtree, planDepartmentDrop, SELF_DROP_ERROR } from './drop';
 import { hasUserDrag, USER_DRAG_TYPE } from './personDrag';
 import { allIds, filterDepartments, toTreeData } from './visibleDepartments';

@@ -6,15 +6,8 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import {
-  adminApi,
-  api,
-  httpInstance,
-  type AdminDepartmentNode,
-  type AdminScope,
-  type AdminUser,
-  type Paged,
-} from '@app/shared';
+import { api, setHttpAdapter, type AdminDepartmentNode, type AdminScope, type AdminUser, type Paged } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { DepartmentsTab, USER_DRAG_TYPE } from './DepartmentsTab';
 
@@ -75,7 +68,6 @@ const zhang: AdminUser = {
 
 let getDepartments: jest.SpyInstance;
 let getUsers: jest.SpyInstance;
-const originalAdapter = httpInstance.defaults.adapter;
 
 function mockApi(scope: AdminScope = systemScope, departments = tree()) {
   jest.spyOn(adminApi, 'getScope').mockResolvedValue(scope);
@@ -88,7 +80,7 @@ function mockApi(scope: AdminScope = systemScope, departments = tree()) {
 
 afterEach(() => {
   jest.restoreAllMocks();
-  httpInstance.defaults.adapter = originalAdapter;
+  setHttpAdapter(undefined);
 });
 
 // role queries walk the whole antd DOM and are slow on a loaded machine: labels and text instead
@@ -204,12 +196,12 @@ describe('部门', () => {
 
     // a department that looks empty: the server still refuses (someone was added meanwhile)
     const calls: string[] = [];
-    httpInstance.defaults.adapter = (async (config: InternalAxiosRequestConfig) => {
+    setHttpAdapter((async (config: InternalAxiosRequestConfig) => {
       calls.push(`${config.method?.toUpperCase()} ${config.url}`);
       const { AxiosError } = await import('axios');
       const response = { data: { code: 40902, message: '该部门下还有用户，不能删除', result: null }, status: 409, statusText: '', headers: {}, config } as AxiosResponse;
       throw new AxiosError('HTTP 409', 'ERR_BAD_REQUEST', config, null, response);
-    }) as AxiosAdapter;
+    }) as AxiosAdapter);
     await user.click(within(treeEl()).getByText('前端组'));
     await heading('前端组');
     await user.click(screen.getByLabelText('删除部门'));

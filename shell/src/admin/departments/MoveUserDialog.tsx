@@ -1,7 +1,8 @@
 // 调整部门 of one person: the department they move to, picked from the tree.
 import { useEffect, useMemo, useState } from 'react';
 import { Form, Modal, TreeSelect, Typography } from 'antd';
-import { adminApi, notify, type AdminDepartmentNode, type AdminUser } from '@app/shared';
+import { notify, type AdminDepartmentNode, type AdminUser } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { toTreeSelectData } from '../departmentTree';
 import { personName } from '../personLabel';
 import { indexDepartments } from './drop';

@@ -3,7 +3,8 @@
 // sync from) with 保存, and 立即同步 with its plan and 应用, as for LDAP.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Divider, Form, InputNumber, Skeleton, Switch, Typography } from 'antd';
-import { directoryApi, notify, type DingtalkSyncSettings, type DingtalkSyncSettingsBody } from '@app/shared';
+import { notify, type DingtalkSyncSettings, type DingtalkSyncSettingsBody } from '@app/shared';
+import { directoryApi } from '@app/shared/admin';
 import { SyncPlan } from './SyncPlanCard';
 
 type DingtalkFormValues = Required<DingtalkSyncSettingsBody>;

@@ -7,7 +7,8 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { directoryApi, type DingtalkSyncSettings, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
+import { type DingtalkSyncSettings, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
+import { directoryApi } from '@app/shared/admin';
 import { button, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { DirectoryTab } from './DirectoryTab';
 

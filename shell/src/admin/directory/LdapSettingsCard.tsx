@@ -3,7 +3,8 @@
 // interval and the disable limit; 保存, and 测试连接, which saves first.
 import { useCallback, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Skeleton, Space, Switch } from 'antd';
-import { directoryApi, notify, type LdapSettings, type LdapTestResult } from '@app/shared';
+import { notify, type LdapSettings, type LdapTestResult } from '@app/shared';
+import { directoryApi } from '@app/shared/admin';
 import { isLdaps, toBody, toValues, type LdapFormValues } from './ldapForm';
 import { useSettingsForm } from '../useSettingsForm';
 

@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Segmented, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
-import { directoryApi, type DirectoryRun, type DirectoryRunStatus, type DirectorySource } from '@app/shared';
+import { type DirectoryRun, type DirectoryRunStatus, type DirectorySource } from '@app/shared';
+import { directoryApi } from '@app/shared/admin';
 
 const STATUS: Record<DirectoryRunStatus, { text: string; color: string }> = {
   planned: { text: '待应用', color: 'blue' },

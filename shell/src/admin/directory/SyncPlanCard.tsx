@@ -3,7 +3,8 @@
 // disables. `SyncPlan` is the part each source's card shows; `SyncPlanCard` is LDAP's card.
 import { useState, type ReactNode } from 'react';
 import { App as AntApp, Button, Card, Space, Typography } from 'antd';
-import { directoryApi, notify, type DirectoryRun, type DirectorySource } from '@app/shared';
+import { notify, type DirectoryRun, type DirectorySource } from '@app/shared';
+import { directoryApi } from '@app/shared/admin';
 import { RunPlan } from './RunPlan';
 
 const READ: Record<DirectorySource, () => Promise<DirectoryRun>> = {

@@ -5,7 +5,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import { adminApi, api, httpInstance, type AdminGroupMember, type OrgUser, type UserGroup } from '@app/shared';
+import { api, setHttpAdapter, type AdminGroupMember, type OrgUser, type UserGroup } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly } from '@app/shared/test';
 import { GroupsTab } from './GroupsTab';
 
@@ -24,14 +25,13 @@ const zhao = person('u4', 'zhaoliu', '赵六');
 const member = (u: OrgUser, disabled = false): AdminGroupMember => ({ ...u, disabled });
 
 let getGroups: jest.SpyInstance;
-const originalAdapter = httpInstance.defaults.adapter;
 
 beforeEach(() => {
   getGroups = jest.spyOn(api, 'getUserGroups').mockResolvedValue([admins, editors]);
 });
 afterEach(() => {
   jest.restoreAllMocks();
-  httpInstance.defaults.adapter = originalAdapter;
+  setHttpAdapter(undefined);
 });
 
 const user = () => userEvent.setup({ delay: null, pointerEventsCheck: 0 });
@@ -93,13 +93,13 @@ describe('用户组', () => {
   it('sets the members with the picker, starting from every current member', async () => {
     // the server hands out two members a page, whatever the size asked for
     const asked: unknown[] = [];
-    httpInstance.defaults.adapter = (async (config: InternalAxiosRequestConfig) => {
+    setHttpAdapter((async (config: InternalAxiosRequestConfig) => {
       const { page, pageSize } = config.params as { page: number; pageSize: number };
       asked.push({ url: config.url, page, pageSize });
       const all = [zhang, li, wang].map((u) => member(u));
       const data = config.url === '/api/Admin/Groups/g1/Members' ? all.slice((page - 1) * 2, page * 2) : [];
       return { data: { code: 200, message: null, result: { data, total: all.length } }, status: 200, statusText: '', headers: {}, config } as AxiosResponse;
-    }) as AxiosAdapter;
+    }) as AxiosAdapter);
     jest.spyOn(api, 'getDepartmentTree').mockResolvedValue([]);
     jest.spyOn(api, 'getOrgUsers').mockResolvedValue({ data: [zhang, li, wang, zhao], total: 4 });
     const setMembers = jest.spyOn(adminApi, 'setGroupMembers').mockResolvedValue({ id: 'g1', name: '管理员组', memberCount: 3 });

@@ -5,7 +5,8 @@
 // they show as 已停用 and stay in the group unless the administrator removes them.
 import { useEffect, useState } from 'react';
 import { Alert, App as AntApp, Button, Form, Input, Modal, Space, Table, Typography } from 'antd';
-import { adminApi, api, notify, type AdminGroupMember, type UserGroup } from '@app/shared';
+import { api, notify, type AdminGroupMember, type UserGroup } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { UserPicker, type UserPickerSelection } from '@app/shared/ui';
 
 /** Members are read this many at a time, until all are in. */

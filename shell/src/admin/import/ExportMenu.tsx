@@ -2,7 +2,8 @@
 // CSV, with the columns of the import template so that the file can be edited and imported again.
 import { Button, Dropdown, Tooltip, type MenuProps } from 'antd';
 import { DownOutlined, ExportOutlined } from '@ant-design/icons';
-import { adminApi, apiUrl, downloadByFrame, type AdminUsersQuery } from '@app/shared';
+import { apiUrl, downloadByFrame, type AdminUsersQuery } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 
 export type ExportFilter = Omit<AdminUsersQuery, 'page' | 'pageSize'>;
 

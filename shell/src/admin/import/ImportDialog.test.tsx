@@ -6,7 +6,8 @@
 import { useState } from 'react';
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { adminApi, DOWNLOAD_FRAME_ATTR, type ImportPlan, type ImportResult } from '@app/shared';
+import { DOWNLOAD_FRAME_ATTR, type ImportPlan, type ImportResult } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { button, panelOf, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { ExportMenu, EXPORT_TIP } from './ExportMenu';
 import { ImportDialog } from './ImportDialog';

@@ -2,7 +2,8 @@
 // (追加和更新 or 全量同步) and the file itself (.xlsx or .csv, one at a time).
 import { Button, Radio, Space, Typography, Upload, type UploadFile } from 'antd';
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import { IMPORT_COLUMNS, adminApi, apiUrl, downloadByFrame, notify, type ImportMode } from '@app/shared';
+import { apiUrl, downloadByFrame, notify, type ImportMode } from '@app/shared';
+import { IMPORT_COLUMNS, adminApi } from '@app/shared/admin';
 
 const ACCEPTED = ['.xlsx', '.csv'];
 

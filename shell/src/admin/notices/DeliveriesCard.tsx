@@ -4,7 +4,8 @@
 // went), the kind, the title, the channel, the reason and when.
 import { useState } from 'react';
 import { Button, Card, Segmented, Space, Table, Typography } from 'antd';
-import { NOTICE_KIND_NAMES, noticeSettingsApi, type NoticeDelivery, type NoticeDeliveryStatus } from '@app/shared';
+import { NOTICE_KIND_NAMES, type NoticeDelivery, type NoticeDeliveryStatus } from '@app/shared';
+import { noticeSettingsApi } from '@app/shared/admin';
 import { usePagedList } from '../usePagedList';
 
 const PAGE_SIZE = 20;

@@ -5,7 +5,8 @@
 // answer (or why the mail server refused) under the button.
 import { useCallback, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Form, Input, InputNumber, Radio, Skeleton, Space, Switch } from 'antd';
-import { isApiError, noticeSettingsApi, notify, type MailSecurity, type MailSettings, type MailSettingsBody } from '@app/shared';
+import { isApiError, notify, type MailSecurity, type MailSettings, type MailSettingsBody } from '@app/shared';
+import { noticeSettingsApi } from '@app/shared/admin';
 import { useSettingsForm } from '../useSettingsForm';
 
 type MailFormValues = Omit<MailSettings, 'hasPassword'> & { password?: string };

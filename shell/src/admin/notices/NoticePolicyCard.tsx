@@ -4,7 +4,8 @@
 // hour at which daily digests go out. 保存 sends the whole table.
 import { useEffect, useState } from 'react';
 import { Button, Card, InputNumber, Select, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { NOTICE_KIND_NAMES, noticeSettingsApi, notify, type NoticePolicy, type NoticePolicyMode } from '@app/shared';
+import { NOTICE_KIND_NAMES, notify, type NoticePolicy, type NoticePolicyMode } from '@app/shared';
+import { noticeSettingsApi } from '@app/shared/admin';
 
 const kindName = (kind: string) => (NOTICE_KIND_NAMES as Record<string, string>)[kind] ?? kind;
 

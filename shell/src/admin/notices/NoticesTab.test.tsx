@@ -5,7 +5,8 @@
 // ones under 未发送.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError, noticeSettingsApi, type MailSettings, type NoticeDelivery, type NoticePolicy } from '@app/shared';
+import { ApiError, type MailSettings, type NoticeDelivery, type NoticePolicy } from '@app/shared';
+import { noticeSettingsApi } from '@app/shared/admin';
 import { button, pickOption, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { NoticesTab } from './NoticesTab';
 

@@ -3,7 +3,8 @@
 // same filters; 校验完整性 shows the server's verdict, and only to system and audit administrators.
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { adminApi, DOWNLOAD_FRAME_ATTR, oplogApi, type OplogPage, type OplogRecord } from '@app/shared';
+import { DOWNLOAD_FRAME_ATTR, type OplogPage, type OplogRecord } from '@app/shared';
+import { adminApi, oplogApi } from '@app/shared/admin';
 import { pickOption, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { OperationLogTab } from './OperationLogTab';
 

@@ -6,20 +6,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, DatePicker, Descriptions, Drawer, Input, Select, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import {
-  adminApi,
-  apiUrl,
-  downloadByFrame,
-  notify,
-  oplogApi,
-  useUserInfo,
-  type AdminDepartmentNode,
-  type OplogCatalog,
-  type OplogChainCheck,
-  type OplogFilters,
-  type OplogRecord,
-  type OrgUser,
-} from '@app/shared';
+import { apiUrl, downloadByFrame, notify, useUserInfo, type AdminDepartmentNode, type OplogCatalog, type OplogChainCheck, type OplogFilters, type OplogRecord, type OrgUser } from '@app/shared';
+import { adminApi, oplogApi } from '@app/shared/admin';
 import { UserPicker } from '@app/shared/ui';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
 import { personLabel } from '../personLabel';

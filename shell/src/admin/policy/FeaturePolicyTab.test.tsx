@@ -2,7 +2,8 @@
 // effective switches shown with where each comes from.
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { adminApi, api, type EffectiveFeaturePolicy, type FeaturePolicy, type OrgUser } from '@app/shared';
+import { api, type EffectiveFeaturePolicy, type FeaturePolicy, type OrgUser } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { FeaturePolicyTab } from './FeaturePolicyTab';
 

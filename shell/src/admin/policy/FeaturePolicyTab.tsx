@@ -3,7 +3,8 @@
 // one person, with where each switch comes from.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Form, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
-import { adminApi, notify, type EffectiveFeaturePolicy, type FeaturePolicy, type OrgUser, FEATURE_LABELS } from '@app/shared';
+import { notify, type EffectiveFeaturePolicy, type FeaturePolicy, type OrgUser } from '@app/shared';
+import { adminApi, FEATURE_LABELS } from '@app/shared/admin';
 import { UserPicker, type UserPickerSelection } from '@app/shared/ui';
 
 type FeatureKey = keyof FeaturePolicy;

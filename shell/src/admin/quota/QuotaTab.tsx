@@ -2,7 +2,8 @@
 // way take, what deduplication saves, and the people and folders that take the most.
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Card, Col, Form, InputNumber, Progress, Row, Skeleton, Space, Statistic, Table, Tag, Typography, theme } from 'antd';
-import { adminApi, formatBytes, notify, type QuotaOverview } from '@app/shared';
+import { formatBytes, notify, type QuotaOverview } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { personLabel } from '../personLabel';
 import { bytesToGb, gbToBytes } from '../units';
 

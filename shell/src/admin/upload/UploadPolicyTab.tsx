@@ -3,7 +3,8 @@
 // and kept as it is here.
 import { useEffect, useState } from 'react';
 import { Button, Card, Form, InputNumber, Radio, Skeleton, Switch } from 'antd';
-import { adminApi, notify, type AdminUploadPolicy } from '@app/shared';
+import { notify, type AdminUploadPolicy } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 import { bytesToGb, gbToBytes } from '../units';
 
 interface UploadPolicyForm {

@@ -5,7 +5,8 @@
 // and named in the confirmation; a department administrator is told that only a system
 // administrator may hand over a 部门管理员's post.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api, leaverApi, type AdminUser, type HandoverPreview, type HandoverResult } from '@app/shared';
+import { api, type AdminUser, type HandoverPreview, type HandoverResult } from '@app/shared';
+import { leaverApi } from '@app/shared/admin';
 import { button, panelOf, renderWithProviders, toasts, useInlineStylesOnly, type TestSession } from '@app/shared/test';
 import { LeaverDialog } from './LeaverDialog';
 

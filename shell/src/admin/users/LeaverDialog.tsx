@@ -6,17 +6,8 @@
 // refuses the rest; the dialog says so before).
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, App as AntApp, Button, Form, Radio, Space, Spin, Tag, Typography } from 'antd';
-import {
-  formatBytes,
-  leaverApi,
-  notify,
-  type AdminUser,
-  type HandoverPreview,
-  type HandoverResult,
-  type HandoverSharesChoice,
-  type OrgUser,
-  useUserInfo,
-} from '@app/shared';
+import { formatBytes, notify, type AdminUser, type HandoverPreview, type HandoverResult, type HandoverSharesChoice, type OrgUser, useUserInfo } from '@app/shared';
+import { leaverApi } from '@app/shared/admin';
 import { AppDialog, UserPicker } from '@app/shared/ui';
 import { useLastShown } from './passwordOnce';
 

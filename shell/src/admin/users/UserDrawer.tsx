@@ -2,18 +2,8 @@
 // administrators the person's own feature switches next to what applies and where it comes from.
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Divider, Drawer, Form, Select, Space, Spin, Typography } from 'antd';
-import {
-  ADMIN_ROLES,
-  adminApi,
-  notify,
-  USER_SOURCE_LABELS,
-  type AdminDepartmentNode,
-  type AdminScope,
-  type AdminUser,
-  type EffectiveFeaturePolicy,
-  type FeaturePolicyOverride,
-  type UpdateAdminUserBody,
-} from '@app/shared';
+import { notify, type AdminDepartmentNode, type AdminScope, type AdminUser, type EffectiveFeaturePolicy, type FeaturePolicyOverride, type UpdateAdminUserBody } from '@app/shared';
+import { ADMIN_ROLES, adminApi, USER_SOURCE_LABELS } from '@app/shared/admin';
 import { FEATURE_CHOICE_OPTIONS, FEATURE_SWITCHES, fromFeatureChoice, toFeatureChoice, type FeatureChoice } from '../featureChoice';
 import { bytesToGb, gbToBytes } from '../units';
 import { useLastShown } from './passwordOnce';

@@ -2,15 +2,8 @@
 // email, roles (only those the administrator holds can be granted) and the personal quota.
 import { Checkbox, Form, Input, InputNumber, Modal, Radio, Tooltip, TreeSelect } from 'antd';
 import { useMemo, useState } from 'react';
-import {
-  ADMIN_ROLE_LABELS,
-  ADMIN_ROLES,
-  adminApi,
-  type AdminDepartmentNode,
-  type AdminRole,
-  type AdminScope,
-  type CreateAdminUserBody,
-} from '@app/shared';
+import { type AdminDepartmentNode, type AdminRole, type AdminScope, type CreateAdminUserBody } from '@app/shared';
+import { ADMIN_ROLE_LABELS, ADMIN_ROLES, adminApi } from '@app/shared/admin';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
 import { gbToBytes } from '../units';
 

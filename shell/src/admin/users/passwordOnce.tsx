@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Checkbox, Form, Input, Modal, Radio, Space, Typography } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
-import { adminApi, notify, type AdminUser } from '@app/shared';
+import { notify, type AdminUser } from '@app/shared';
+import { adminApi } from '@app/shared/admin';
 
 export interface RevealedPassword {
   title: string;

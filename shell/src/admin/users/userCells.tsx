@@ -1,6 +1,7 @@
 // The cells of the 用户 list that say most at a glance: roles, status and space used.
 import { Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { ADMIN_ROLE_LABELS, formatBytes, type AdminUser } from '@app/shared';
+import { formatBytes, type AdminUser } from '@app/shared';
+import { ADMIN_ROLE_LABELS } from '@app/shared/admin';
 
 export function RoleTags({ u }: { u: AdminUser }) {
   const roles = u.roles ?? [];

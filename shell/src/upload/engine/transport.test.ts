@@ -1,5 +1,5 @@
 import type { AxiosRequestConfig } from 'axios';
-import { httpInstance, resetHttpState } from '@app/shared';
+import { setHttpAdapter, resetHttpState } from '@app/shared';
 import { createHttpTransport, toFormData, type TransportTarget } from './transport';
 
 const own: TransportTarget = { shareId: null, accessKey: null, batchNumber: null };
@@ -10,17 +10,16 @@ const fields = {
 };
 
 let sent: AxiosRequestConfig[] = [];
-const originalAdapter = httpInstance.defaults.adapter;
 
 beforeEach(() => {
   sent = [];
-  httpInstance.defaults.adapter = async (config) => {
+  setHttpAdapter(async (config) => {
     sent.push(config);
     return { data: { code: 200, result: { ok: true }, message: null }, status: 200, statusText: 'OK', headers: {}, config };
-  };
+  });
 });
 afterEach(() => {
-  httpInstance.defaults.adapter = originalAdapter;
+  setHttpAdapter(undefined);
   resetHttpState();
 });
 
@@ -47,11 +46,11 @@ describe('createHttpTransport', () => {
   it('sends a chunk as multipart form data with its query and reports upload progress', async () => {
     const t = createHttpTransport();
     const onProgress = jest.fn();
-    httpInstance.defaults.adapter = async (config) => {
+    setHttpAdapter(async (config) => {
       sent.push(config);
       config.onUploadProgress?.({ loaded: 3, total: 4, bytes: 3, lengthComputable: true });
       return { data: { code: 200, result: null, message: null }, status: 200, statusText: 'OK', headers: {}, config };
-    };
+    });
     await t.uploadChunk({ query: { fileId: 'f', ChunkHash: 'c', RelativePath: 'd/a.txt' }, fields, blob: new Blob(['abcd']), target: own, signal, onProgress });
     const [c] = sent;
     expect(c.url).toBe('/api/User/FileTransfer/UploadChunk2');
