@@ -3,14 +3,11 @@
 // 个人设置 are in '@app/shared/admin' (their types are here too).
 export type * from './api/types';
 export { api, type Api, type WorkflowActionName } from './api';
-export type { AdminApi } from './api/admin';
 export type * from './api/admin';
 export type { OplogApi, OplogRecord, OplogPage, OplogFilters, OplogCatalog, OplogChainCheck } from './api/oplog';
 export type * from './api/directory';
 export type { LeaverApi, HandoverPreview, HandoverBody, HandoverDepartmentPost, HandoverResult, HandoverSharesChoice } from './api/leavers';
-export type { NoticeSettingsApi } from './api/noticeSettings';
 export type * from './api/noticeSettings';
-export type { AppPasswordsApi } from './api/appPasswords';
 export type * from './api/appPasswords';
 export * from './http';
 export * from './state';
