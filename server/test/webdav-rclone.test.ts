@@ -57,13 +57,14 @@ function makeTree(root: string): Map<string, string> {
   return digests;
 }
 
-/** Every file under `root` by its relative path, with its SHA-256 (read as a stream). */
+/** The SHA-256 of a file, read as a stream. */
 async function sha256Of(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
+/** Every file under `root` by its relative path, with its SHA-256. */
 async function digestsOf(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (dir: string) => {

@@ -1,9 +1,7 @@
 // The download calls of 云文档 (api-contract "Download", spec section 7): the URL of a file's
 // bytes (fetched by the browser itself, authenticated by the token cookie) and the
 // compression task for folders and several items.
-import { http, type HttpConfig } from '../http/client';
-import { DEFAULT_API_URL_PREFIX } from '../constants';
-import { appStore, runtimeConfigAtom } from '../state/atoms';
+import { apiAddress, http, type HttpConfig } from '../http/client';
 
 const seg = encodeURIComponent;
 
@@ -22,21 +20,9 @@ export interface DownloadTask {
   taskId: string;
 }
 
-/**
- * The full address of an API path, as the http client would send it: the API base URL of the
- * runtime configuration, then its prefix (`/api`) unless the path carries it already. Absolute
- * URLs are kept.
- */
+/** The full address of an API path (`apiAddress`), with `query` added. */
 export function apiUrl(path: string, query?: Record<string, string | number | null | undefined>): string {
-  let url = path;
-  if (!/^https?:\/\//i.test(path)) {
-    const rc = appStore.get(runtimeConfigAtom);
-    const prefix = (rc?.apiUrlPrefix ?? DEFAULT_API_URL_PREFIX).replace(/\/$/, '');
-    const base = (rc?.apiUrl ?? '').replace(/\/$/, '');
-    const rel = path.startsWith('/') ? path : `/${path}`;
-    const withPrefix = prefix && !(rel === prefix || rel.startsWith(`${prefix}/`)) ? `${prefix}${rel}` : rel;
-    url = `${base}${withPrefix}`;
-  }
+  const url = apiAddress(path);
   const params = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== null && v !== '');
   if (!params.length) return url;
   const qs = params.map(([k, v]) => `${seg(k)}=${seg(String(v))}`).join('&');

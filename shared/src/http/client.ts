@@ -76,8 +76,19 @@ function joinUrl(url: string): { baseURL: string; url: string } {
   const prefix = (rc?.apiUrlPrefix ?? DEFAULT_API_URL_PREFIX).replace(/\/$/, '');
   const base = (rc?.apiUrl ?? '').replace(/\/$/, '');
   if (/^https?:\/\//i.test(url)) return { baseURL: '', url };
-  const withPrefix = prefix && !(url === prefix || url.startsWith(`${prefix}/`)) ? `${prefix}${url.startsWith('/') ? '' : '/'}${url}` : url;
+  const rel = url.startsWith('/') ? url : `/${url}`;
+  const withPrefix = prefix && !(rel === prefix || rel.startsWith(`${prefix}/`)) ? `${prefix}${rel}` : rel;
   return { baseURL: base, url: withPrefix };
+}
+
+/**
+ * The full address of an API path, as requests are sent: the API base URL of the runtime
+ * configuration, then its prefix (`/api`) unless the path carries it already. Absolute URLs are
+ * kept.
+ */
+export function apiAddress(path: string): string {
+  const joined = joinUrl(path);
+  return `${joined.baseURL}${joined.url}`;
 }
 
 function prepareRequest(config: InternalConfig): InternalConfig {
@@ -265,8 +276,8 @@ export const http = {
  * a failure, which rejects with an ApiError.
  */
 export async function getWithoutSession<T>(url: string): Promise<T> {
-  const joined = joinUrl(url);
-  const address = `${joined.baseURL}${joined.url}${joined.url.includes('?') ? '&' : '?'}timestamp=${Date.now()}`;
+  const base = apiAddress(url);
+  const address = `${base}${base.includes('?') ? '&' : '?'}timestamp=${Date.now()}`;
   let res: Response;
   try {
     res = await fetch(address, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout?.(REQUEST_TIMEOUT_MS) });

@@ -1,7 +1,7 @@
 // 登录记录: my own sign-ins, failed attempts, lockouts and sign-outs, with the address and the
 // device, newest first (from the operation log), so that a stranger's attempt is noticed.
 import { Card, Table, Tag } from 'antd';
-import { type OplogRecord } from '@app/shared';
+import type { OplogRecord } from '@app/shared';
 import { oplogApi } from '@app/shared/admin';
 import { usePagedList } from '../admin/usePagedList';
 

@@ -1,6 +1,6 @@
 // A feature switch as set on a department or a person: 继承 (follow the level above), 开启 or
 // 关闭; kept by the server as null, true or false.
-import { type FeaturePolicy, type FeaturePolicyOverride } from '@app/shared';
+import type { FeaturePolicy, FeaturePolicyOverride } from '@app/shared';
 import { FEATURE_LABELS } from '@app/shared/admin';
 
 export type FeatureKey = keyof FeaturePolicy;

@@ -56,7 +56,7 @@ export class LocalStore implements ObjectStore {
       if (err.code === 'ENOENT') throw new ObjectMissing(key);
       throw err;
     });
-    return fh.createReadStream(range ? { start: range.start, end: range.end, highWaterMark: IO_CHUNK } : { highWaterMark: IO_CHUNK });
+    return fh.createReadStream({ start: range?.start, end: range?.end, highWaterMark: IO_CHUNK });
   }
 
   async stat(key: string): Promise<StoredObject | null> {

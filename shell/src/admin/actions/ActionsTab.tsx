@@ -2,7 +2,7 @@
 // departments moved, policies changed), newest first; for system and audit administrators.
 import { Table, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { type AdminAction } from '@app/shared';
+import type { AdminAction } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { usePagedList } from '../usePagedList';
 

@@ -4,7 +4,7 @@
 // the list is read again.
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type AdminDepartmentNode, type Announcement } from '@app/shared';
+import type { AdminDepartmentNode, Announcement } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { button, panelOf, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { AnnouncementsTab } from './AnnouncementsTab';

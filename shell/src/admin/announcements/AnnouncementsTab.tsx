@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Modal, Space, Table, Tag, Typography } from 'antd';
 import NotificationOutlined from '@ant-design/icons/NotificationOutlined';
-import { type Announcement } from '@app/shared';
+import type { Announcement } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { usePagedList } from '../usePagedList';
 import { SendAnnouncementDialog } from './SendAnnouncementDialog';

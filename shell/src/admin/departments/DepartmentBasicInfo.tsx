@@ -2,7 +2,7 @@
 // administrators, its 部门管理员.
 import { useEffect, useState } from 'react';
 import { Button, Descriptions, Input, Space, Tag, Typography } from 'antd';
-import { type AdminDepartmentNode, type AdminUserRef, type OrgUser } from '@app/shared';
+import type { AdminDepartmentNode, AdminUserRef, OrgUser } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { UserPicker, type UserPickerSelection } from '@app/shared/ui';
 import { personLabel, personName } from '../personLabel';

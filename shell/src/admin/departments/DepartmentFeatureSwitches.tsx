@@ -1,7 +1,7 @@
 // 功能策略 of the chosen department: each feature 继承, 开启 or 关闭, saved together.
 import { useEffect, useState } from 'react';
 import { Button, Select, Space, Typography } from 'antd';
-import { type AdminDepartmentNode } from '@app/shared';
+import type { AdminDepartmentNode } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { FEATURE_CHOICE_OPTIONS, FEATURE_SWITCHES, fromFeatureChoices, toFeatureChoices, type FeatureChoice } from '../featureChoice';
 import type { SaveDepartment } from './useDepartmentSave';

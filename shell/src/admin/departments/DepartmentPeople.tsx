@@ -2,7 +2,7 @@
 // through 调整部门; only the first page is listed.
 import { useEffect, useState } from 'react';
 import { Button, Empty, Spin, Tag, Typography } from 'antd';
-import { type AdminDepartmentNode, type AdminUser } from '@app/shared';
+import type { AdminDepartmentNode, AdminUser } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { personName } from '../personLabel';
 import { startUserDrag } from './personDrag';

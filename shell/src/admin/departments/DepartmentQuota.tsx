@@ -1,7 +1,7 @@
 // 个人空间默认配额 of the chosen department, typed in GB; empty inherits the department above.
 import { useEffect, useState } from 'react';
 import { Button, InputNumber, Space, Typography } from 'antd';
-import { type AdminDepartmentNode } from '@app/shared';
+import type { AdminDepartmentNode } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { bytesToGb, gbToBytes } from '../units';
 import type { SaveDepartment } from './useDepartmentSave';

@@ -6,7 +6,7 @@
 // manage only those; quota, switches and administrators are for system administrators.
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { Button, Empty, Result, Spin } from 'antd';
-import { type AdminDepartmentNode, type AdminScope, type AdminUser } from '@app/shared';
+import type { AdminDepartmentNode, AdminScope, AdminUser } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { CreateDepartmentDialog } from './CreateDepartmentDialog';
 import { DepartmentDetails } from './DepartmentDetails';

@@ -7,7 +7,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { type DingtalkSyncSettings, type DirectoryRun, type LdapSettings, type SyncSummary } from '@app/shared';
+import type { DingtalkSyncSettings, DirectoryRun, LdapSettings, SyncSummary } from '@app/shared';
 import { directoryApi } from '@app/shared/admin';
 import { button, renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { DirectoryTab } from './DirectoryTab';

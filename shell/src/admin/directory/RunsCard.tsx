@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, Segmented, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
-import { type DirectoryRun, type DirectoryRunStatus, type DirectorySource } from '@app/shared';
+import type { DirectoryRun, DirectoryRunStatus, DirectorySource } from '@app/shared';
 import { directoryApi } from '@app/shared/admin';
 
 const STATUS: Record<DirectoryRunStatus, { text: string; color: string }> = {

@@ -5,7 +5,7 @@
 // people the file leaves out, after a confirmation naming how many.
 import { useState, type ReactNode } from 'react';
 import { App as AntApp, Button, Modal, Steps, type UploadFile } from 'antd';
-import { type ImportMode, type ImportPlan, type ImportResult } from '@app/shared';
+import type { ImportMode, ImportPlan, ImportResult } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { ImportDoneStep } from './ImportDoneStep';
 import { ImportFileStep } from './ImportFileStep';

@@ -3,7 +3,7 @@
 // their quota flagged.
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type AdminUploadPolicy, type QuotaOverview } from '@app/shared';
+import type { AdminUploadPolicy, QuotaOverview } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { QuotaTab } from './QuotaTab';

@@ -2,7 +2,7 @@
 // saved as edited, the personal quota kept; 秒传范围 unavailable while 秒传 is off.
 import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type AdminUploadPolicy } from '@app/shared';
+import type { AdminUploadPolicy } from '@app/shared';
 import { adminApi } from '@app/shared/admin';
 import { renderWithProviders, useInlineStylesOnly } from '@app/shared/test';
 import { UploadPolicyTab } from './UploadPolicyTab';

@@ -2,7 +2,7 @@
 // 仅本部门), status, role and source; and the query they make.
 import { useMemo } from 'react';
 import { Checkbox, Input, Select, Space, TreeSelect } from 'antd';
-import { type AdminDepartmentNode, type AdminRole, type AdminUserStatus, type AdminUsersQuery, type UserSource } from '@app/shared';
+import type { AdminDepartmentNode, AdminRole, AdminUserStatus, AdminUsersQuery, UserSource } from '@app/shared';
 import { ADMIN_ROLE_LABELS, ADMIN_ROLES, USER_SOURCE_LABELS } from '@app/shared/admin';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
 

@@ -2,7 +2,7 @@
 // email, roles (only those the administrator holds can be granted) and the personal quota.
 import { Checkbox, Form, Input, InputNumber, Modal, Radio, Tooltip, TreeSelect } from 'antd';
 import { useMemo, useState } from 'react';
-import { type AdminDepartmentNode, type AdminRole, type AdminScope, type CreateAdminUserBody } from '@app/shared';
+import type { AdminDepartmentNode, AdminRole, AdminScope, CreateAdminUserBody } from '@app/shared';
 import { ADMIN_ROLE_LABELS, ADMIN_ROLES, adminApi } from '@app/shared/admin';
 import { toTreeSelectData, topDepartmentIds } from '../departmentTree';
 import { gbToBytes } from '../units';
