@@ -2,8 +2,8 @@
 // (`config: { oplog: { action, items… } }`); the items it acts on are read before the handler
 // runs (their names and paths at that time), and the record is made once the answer has gone
 // out, with the result (成功, or 失败 and the Chinese message of the failure); it is written
-// within 0.1 s with the other records of that moment (service.ts), and the log's readers on this
-// instance wait for it. A handler may add to the record through `req.oplog`.
+// within a second with the other records of that second (service.ts), and the log's readers on
+// this instance wait for it. A handler may add to the record through `req.oplog`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
@@ -56,6 +56,10 @@ declare module 'fastify' {
     oplogBefore: Map<number, OplogObject> | null;
     /** the items the route named, read before its handler ran */
     oplogItems: number[] | null;
+    /** what the route records (read once per request: the route's options cost a lookup each time) */
+    oplogRoute: OplogRoute | null;
+    /** the answer as the handler gave it (before serialization), for its record */
+    oplogResult: { result?: unknown; message?: string } | null;
     /** the answer's body, for its record */
     oplogPayload: unknown;
   }
@@ -196,6 +200,8 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
   app.decorateRequest('oplog', null as unknown as OplogNote);
   app.decorateRequest('oplogBefore', null);
   app.decorateRequest('oplogItems', null);
+  app.decorateRequest('oplogRoute', null);
+  app.decorateRequest('oplogResult', null);
   app.decorateRequest('oplogPayload', null);
   const log = app.services.oplog;
   const describe = batchedDescriber(app.db);
@@ -203,32 +209,49 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
   const recording = log.recording;
   if (!recording) app.log.warn('云文档操作日志已关闭（OPLOG_RECORDING=off），只应在测量记录开销时这样设置');
 
-  app.addHook('onRequest', async (req) => {
-    if (routeLog(req)) req.oplog = {};
+  // the hooks run for every request: callback style, without a promise each when there is nothing to do
+  app.addHook('onRequest', (req, _reply, done) => {
+    const route = routeLog(req);
+    if (route) {
+      req.oplogRoute = route;
+      req.oplog = {};
+    }
+    done();
   });
 
-  app.addHook('preHandler', async (req) => {
-    const route = routeLog(req);
-    if (!recording || !route?.items) return;
-    const ids = idsOf(await route.items(req));
-    req.oplogItems = ids;
-    if (ids.length) req.oplogBefore = await describe(ids);
+  app.addHook('preHandler', (req, _reply, done) => {
+    const items = recording ? req.oplogRoute?.items : undefined;
+    if (!items) return done();
+    Promise.resolve(items(req))
+      .then(async (named) => {
+        const ids = idsOf(named);
+        req.oplogItems = ids;
+        if (ids.length) req.oplogBefore = await describe(ids);
+      })
+      .then(() => done(), done);
+  });
+
+  // the answer as the handler gave it: its record needs no parse of the text sent
+  app.addHook('preSerialization', (req, _reply, payload, done) => {
+    if (recording && req.oplogRoute && payload && typeof payload === 'object') req.oplogResult = payload as { result?: unknown; message?: string };
+    done(null, payload);
   });
 
   // the record is made once the answer is out (or the client went away in the middle of it: a
   // download cut short is recorded too), so the request never waits for its record
-  app.addHook('onSend', async (req: FastifyRequest, reply: FastifyReply, payload) => {
-    const route = routeLog(req);
-    if (!recording || !route || !req.oplog || req.oplog.skip || req.oplogPayload !== null) return payload;
-    req.oplogPayload = payload ?? '';
-    reply.raw.once('close', () => log.recordLater(() => entriesOf(req, route, reply.statusCode)));
-    return payload;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const route = req.oplogRoute;
+    if (recording && route && req.oplog && !req.oplog.skip && req.oplogPayload === null) {
+      req.oplogPayload = payload ?? '';
+      reply.raw.once('close', () => log.recordLater(() => entriesOf(req, route, reply.statusCode)));
+    }
+    done(null, payload);
   });
 
   async function entriesOf(req: FastifyRequest, route: OplogRoute, status: number): Promise<OplogEntry[] | null> {
     try {
       const ok = status < 400;
-      const body = !ok || route.resultItems || route.resultObject || route.when ? parsed(req.oplogPayload) : null;
+      const body = !ok || route.resultItems || route.resultObject || route.when ? (req.oplogResult ?? parsed(req.oplogPayload)) : null;
       const action = route.when ? route.when(ok, body?.result, status, req) : route.action;
       if (!action) return null;
       const note = req.oplog;
