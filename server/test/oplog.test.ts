@@ -106,6 +106,18 @@ describe.each(databaseKinds())('operation log (%s)', (kind) => {
     const failed = await logs(adminToken, { userId: stranger.userId, action: 'file.rename' });
     expect(failed.data).toHaveLength(1);
     expect(failed.data[0]).toMatchObject({ result: 'fail', objectId: up.id, reason: refused.body.message });
+    // a refused download names the file (as it is now, moved with a new name) all the same: its handler
+    // never read it, the record does
+    const outsider = await person('局外人');
+    const denied = await call(app(), 'GET', `/api/User/FileTransfer/Download/${up.id}`, { token: outsider.token });
+    expect(denied.status).toBe(404);
+    const deniedLog = await logs(adminToken, { userId: outsider.userId, action: 'file.download' });
+    expect(deniedLog.data).toHaveLength(1);
+    expect(deniedLog.data[0]).toMatchObject({ result: 'fail', objectId: up.id, objectName: '采购合同-定稿（1）.txt', objectPath: '个人空间/归档/采购合同-定稿（1）.txt' });
+    // a resumed range of a download is not another download
+    const ranged = await call(app(), 'GET', `/api/User/FileTransfer/Download/${up.id}`, { token: u.token, headers: { range: 'bytes=3-' } });
+    expect(ranged.status).toBe(206);
+    expect((await logs(adminToken, { userId: u.userId, action: 'file.download' })).data).toHaveLength(1);
 
     // purge
     await ok(app(), 'DELETE', '/api/User/Files', { token: u.token, body: [folder.id] });

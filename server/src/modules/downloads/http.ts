@@ -4,6 +4,7 @@
 import type { ContentSource } from '../storage/source';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
+import { noteItem } from '../oplog/plugin';
 
 /** Content types by lower-case extension; anything else is application/octet-stream. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -111,6 +112,8 @@ export interface Content {
   contentType: string;
   /** shown in the browser (Content-Disposition inline) when the type is safe to show: see inlineSafe */
   inline?: boolean;
+  /** the item whose content this is, as read for the download (its operation-log record names it) */
+  item?: Parameters<typeof noteItem>[1];
 }
 
 /**
@@ -129,6 +132,7 @@ export const CONTENT_MISSING = '文件内容已丢失，请联系管理员';
  * satisfiable byte range, 416 (envelope) for an unsatisfiable one, else 200 with everything.
  */
 export async function sendContent(req: FastifyRequest, reply: FastifyReply, c: Content): Promise<FastifyReply> {
+  if (c.item) noteItem(req, c.item);
   if (c.source !== null) {
     // the stored content must be there and whole before any header goes out
     const stored = await c.source.stat().catch(() => null);

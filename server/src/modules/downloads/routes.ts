@@ -31,6 +31,7 @@ export const downloadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: {
       oplog: {
         action: 'file.download',
+        itemsFromHandler: true,
         items: (req) => (req.params as { fileId: string }).fileId,
         detail: (req) => ({ shareId: (req.query as { shareId?: string }).shareId, versionId: (req.query as { versionId?: string }).versionId }),
         // one record per download started (not per HEAD or resumed range)

@@ -123,6 +123,7 @@ export class DownloadsService {
       lastModifiedMs: isMaster ? Math.max(Number(item.updated_at), Number(version.created_at)) : Number(version.created_at),
       fileName: item.name,
       contentType: contentTypeOf(item.extension || extensionOf(item.name)),
+      item,
     };
   }
 

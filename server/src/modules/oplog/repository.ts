@@ -31,6 +31,18 @@ export interface OplogEntry {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
+/** What a record says of an item: its name and its place (folder path and id path) now. */
+export function itemObject(r: { id: number | string; name: string; name_path: string; id_path: string; space_type: number | string; type: string }): OplogObject {
+  const space = Number(r.space_type) === 2 ? '个人空间' : '企业空间';
+  return {
+    type: r.type === 'folder' ? 'folder' : 'file',
+    id: String(r.id),
+    name: r.name,
+    path: `${space}/${r.name_path}`.replace(/\/$/, ''),
+    scope: r.id_path,
+  };
+}
+
 /** The columns of a record as stored, with the department path of its person at the time. */
 function recordRow(e: OplogEntry, now: number, deptPath: string) {
   return {

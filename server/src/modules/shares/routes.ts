@@ -173,6 +173,7 @@ export const sharesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...external,
       oplog: {
         action: 'share.download',
+        itemsFromHandler: true,
         items: (req) => (req.params as { fileId: string }).fileId,
         detail: (req) => ({ shareId: (req.query as { urlKey: string }).urlKey, external: true }),
         // one record per download started (not per HEAD or resumed range)
