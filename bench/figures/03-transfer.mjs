@@ -42,6 +42,8 @@ const BIG_MB = Number(process.env.BENCH_BIG_MB || 5000);
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES || 1000);
 const PARTS = new Set((process.env.BENCH_TRANSFER_PARTS || 'upload,memory,zip').split(',').map((p) => p.trim()));
 const ZIP_GOAL = 1.5;
+/** the page's end-to-end upload throughput against one plain POST's */
+const UPLOAD_GOAL = 0.7;
 const mbps = (bytes, millis) => `${(bytes / MB / (millis / 1000)).toFixed(0)} MB/s`;
 
 /** A file of `mb` MiB of random bytes (incompressible, as most large files are). */
@@ -286,7 +288,7 @@ export async function run() {
       const throughputShare = plainMs / up.total;
       console.log(`sending while hashing: ${(plainMs / up.total * 100).toFixed(0)}% of the plain POST's throughput; hashing first: ${(plainMs / seq.total * 100).toFixed(0)}%`);
       const instantRatio = again.total / wasmMs;
-      console.log(`end-to-end throughput is ${(throughputShare * 100).toFixed(0)}% of the plain POST's (goal: at least 50%, aim 70%): ${throughputShare >= 0.5 ? 'met' : 'NOT met'}`);
+      console.log(`end-to-end throughput is ${(throughputShare * 100).toFixed(0)}% of the plain POST's (goal: at least ${UPLOAD_GOAL * 100}%): ${throughputShare >= UPLOAD_GOAL ? 'met' : 'NOT met'}`);
       console.log(`instant upload takes ${instantRatio.toFixed(2)}× hash-wasm's hashing alone (goal: at most 1.1×): ${instantRatio <= 1.1 ? 'met' : 'NOT met'}`);
       console.log(`MD5 in this browser: hash-wasm ${mbps(bytes, wasmMs)}, spark-md5 ${mbps(bytes, sparkMs)} (${(sparkMs / wasmMs).toFixed(2)}× faster with WebAssembly)`);
 

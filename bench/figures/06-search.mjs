@@ -11,7 +11,7 @@
 //    first page; 1-, 2-, 3+-character Chinese keywords and Latin keywords, with and without
 //    the filters extension, updatedFrom/updatedTo, folderId, spaceType), p50 and p99 per
 //    keyword class, against the same number of GET /api/User/Files/{id} interleaved with them.
-//    Goal: p99 under 100 ms.
+//    Goal: p99 at most 50 ms for every keyword class.
 // 2. Full-text search over 10,000 documents (Chinese paragraphs, 2–20 KB of UTF-8 each):
 //    extractForSearch over 300 .txt and 50 .docx files (made with yazl) against fs.readFile of
 //    the same files, then 10,000 items + item_texts rows written into the database and 200
@@ -45,7 +45,9 @@ const LIST_RUNS = 7;
 const EXTRACT_TXT = 300;
 const EXTRACT_DOCX = 50;
 const EXTRACT_RUNS = 3;
+/** full-text search's goal; name search's is stricter (issue 30: every keyword class) */
 const GOAL_P99_MS = 100;
+const NAME_GOAL_P99_MS = 50;
 const DAY = 86_400_000;
 const SPAN_DAYS = 3 * 365;
 
@@ -300,7 +302,7 @@ async function timeQueries(server, token, endpoint, queries, lookupIds, warmups,
   return out;
 }
 
-function summarize(results, classes, label) {
+function summarize(results, classes, label, goalMs) {
   const rows = [];
   const summary = {};
   const line = (name, list) => {
@@ -314,7 +316,7 @@ function summarize(results, classes, label) {
     rows.push({
       what: name, n: list.length, hits: Math.round(median(list.map((x) => x.total))).toLocaleString('en'),
       p50: f1(p50), p99: f1(p99), max: f1(Math.max(...t)), b50: f1(b50), b99: f1(b99), r50: ratio(p50, b50), r99: ratio(p99, b99),
-      goal: p99 < GOAL_P99_MS ? 'yes' : 'NO',
+      goal: p99 <= goalMs ? 'yes' : 'NO',
     });
   };
   for (const c of classes) line(c, results.filter((x) => x.cls === c));
@@ -324,7 +326,7 @@ function summarize(results, classes, label) {
     { key: 'p50', title: 'p50', align: 'right' }, { key: 'p99', title: 'p99', align: 'right' }, { key: 'max', title: 'max', align: 'right' },
     { key: 'b50', title: 'by-id p50', align: 'right' }, { key: 'b99', title: 'by-id p99', align: 'right' },
     { key: 'r50', title: 'p50 ratio', align: 'right' }, { key: 'r99', title: 'p99 ratio', align: 'right' },
-    { key: 'goal', title: `p99 < ${GOAL_P99_MS} ms`, align: 'right' },
+    { key: 'goal', title: `p99 ≤ ${goalMs} ms`, align: 'right' },
   ], rows);
   return summary;
 }
@@ -458,8 +460,8 @@ async function partNames(server, user, ctx) {
     if (bad) throw new Error(`name search for ${q.keyword} returned ${bad.name}`);
   });
   console.log(`\nName search: GET /api/User/Search/Files, pageSize ${SEARCH_PAGE_SIZE}, first page, ${results.length} queries after ${warmups.length} warm-ups, each right after a GET /api/User/Files/{id} of a random file (the by-id baseline)`);
-  console.log(`p99 by nearest rank (of a class's ${Math.ceil(QUERIES / NAME_CLASSES.length)} queries: the slowest); goal: p99 under ${GOAL_P99_MS} ms`);
-  const summary = summarize(results, NAME_CLASSES, 'keyword class');
+  console.log(`p99 by nearest rank (of a class's ${Math.ceil(QUERIES / NAME_CLASSES.length)} queries: the slowest); goal: p99 at most ${NAME_GOAL_P99_MS} ms for every class`);
+  const summary = summarize(results, NAME_CLASSES, 'keyword class', NAME_GOAL_P99_MS);
   console.log('');
   byFilter(results);
   return {
@@ -592,7 +594,7 @@ async function partContent(server, user, ctx, tmp) {
   });
   console.log(`\nFull-text search: GET /api/User/Search/Content, pageSize ${SEARCH_PAGE_SIZE}, first page, ${results.length} queries after ${warmups.length} warm-ups, each right after a GET /api/User/Files/{id} (the by-id baseline)`);
   console.log(`p99 by nearest rank (of a class's ${Math.ceil(QUERIES / CONTENT_CLASSES.length)} queries: the slowest); goal: p99 under ${GOAL_P99_MS} ms`);
-  const summary = summarize(results, CONTENT_CLASSES, 'keyword class');
+  const summary = summarize(results, CONTENT_CLASSES, 'keyword class', GOAL_P99_MS);
   console.log('');
   byFilter(results);
   ctx.docsFolder = Number(folder.id);
