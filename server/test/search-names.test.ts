@@ -116,6 +116,31 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     expectError(await search(outsider.token, { keyword: '人民', folderId: base.id }), 404, 404);
   });
 
+  test('an extension filter finds the same names however the name index narrows it: the keyword inside the extension, upper case, one-letter, non-ASCII and mixed extensions', async () => {
+    const folder = await create(owner.token, ownerRoot.id, '扩展名筛选', 'folder');
+    const names = ['docx说明.docx', '说明.DOCX', 'x.docx', 'docs.docx.zip', 'readme.c', 'ab.c', 'plan.md', 'plan.md.txt', '图.ｐｄｆ'];
+    for (const name of names) await create(owner.token, folder.id, name);
+    // over the whole space, so that the name index drives the search (a folder this small would be
+    // read along its own range instead); the names of this folder among the results
+    const q = async (keyword: string, extension: string) => (await found(owner.token, keyword, { extension })).filter((n) => names.includes(n));
+    // trigrams: the keyword is part of the extension itself
+    expect(await q('docx', 'docx')).toEqual(['docx说明.docx', 'x.docx', '说明.DOCX']);
+    expect(await q('docx', 'zip')).toEqual(['docs.docx.zip']);
+    // two-character and one-character tokens
+    expect(await q('说明', 'docx')).toEqual(['docx说明.docx', '说明.DOCX']);
+    expect(await q('明', 'DOCX,c')).toEqual(['docx说明.docx', '说明.DOCX']);
+    expect(await q('a', 'c')).toEqual(['ab.c', 'readme.c']);
+    expect(await q('x', '.docx')).toEqual(['docx说明.docx', 'x.docx', '说明.DOCX']);
+    // a one-letter extension with a longer keyword; an extension inside the name is not the name's
+    expect(await q('readme', 'c')).toEqual(['readme.c']);
+    expect(await q('plan', 'md')).toEqual(['plan.md']);
+    expect(await q('plan', 'txt')).toEqual(['plan.md.txt']);
+    expect(await q('plan', 'md,txt')).toEqual(['plan.md', 'plan.md.txt']);
+    // an extension the index cannot spell, alone or with others
+    expect(await q('图', 'ｐｄｆ')).toEqual(['图.ｐｄｆ']);
+    expect(await q('plan', 'md,ｐｄｆ')).toEqual(['plan.md']);
+  });
+
   test('filters: space, folder subtree, type, extension, size, dates, owner and tags', async () => {
     const q = (query: Record<string, string | number>) => found(owner.token, '报', query);
     expect(await q({})).toEqual(['人民日报.docx', '年度报告.docx', '日报汇总.xlsx']);

@@ -28,8 +28,10 @@ function dayStart(text: string, tzName: string, what: string): number {
   return ms;
 }
 
-/** The filters that are ranges of an index of items (SQLite: a name search may be driven by one). */
+/** The filters an index can serve (SQLite: a name search may be driven by a range, narrowed by extensions). */
 export interface IndexedRanges {
+  /** the extensions asked for (the name indexes narrow a keyword's matches to names ending in one) */
+  extensions?: string[];
   /** below a folder: from <= id_path < to (items_id_path) */
   idPath?: { from: string; to: string };
   /** from <= updated_at < to (items_updated) */
@@ -63,7 +65,10 @@ export async function searchFilters(
   if (query.extension !== undefined && query.extension.trim()) {
     const list = [...new Set(query.extension.split(/[,，\s]+/).map((e) => e.trim().replace(/^\./, '').toLowerCase()).filter(Boolean))];
     if (list.length > 50) throw badRequest('扩展名最多 50 个');
-    if (list.length) parts.push((eb) => eb('items.extension', 'in', list));
+    if (list.length) {
+      ranges.extensions = list;
+      parts.push((eb) => eb('items.extension', 'in', list));
+    }
   }
   if (query.sizeMin !== undefined && query.sizeMax !== undefined && query.sizeMin > query.sizeMax) throw badRequest('最小大小不能大于最大大小');
   if (query.sizeMin !== undefined) parts.push((eb) => eb('items.size', '>=', query.sizeMin!));

@@ -32,7 +32,7 @@ export function globPattern(keywordKey: string): string {
  *   in the index before the item is read);
  * - PostgreSQL: LIKE (pg_trgm) or the 1–2-character token index, the planner chooses.
  */
-export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: DialectName, keyword: string, q: Q, walk = false): Q {
+export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: DialectName, keyword: string, q: Q, walk = false, extensions: readonly string[] = []): Q {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
   const like = sql<SqlBool>`items.name_key like ${likePattern(key)} escape '\\'`;
@@ -40,22 +40,45 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: 
     return q.where(token ? sql<SqlBool>`to_tsvector('simple', name_grams(items.name_key)) @@ to_tsquery('simple', ${token})` : like) as Q;
   }
   if (walk) return q.where(like) as Q;
-  const joined = q.innerJoin(sql<{ rowid: number }>`(${nameCandidates(keyword)})`.as('f'), (join) =>
+  const joined = q.innerJoin(sql<{ rowid: number }>`(${nameCandidates(keyword, extensions)})`.as('f'), (join) =>
     join.onRef('f.rowid' as never, '=', 'items.id' as never),
   ) as unknown as Q;
   // a token is the exact substring; a trigram match is checked against the name itself
   return (token ? joined : joined.where(like)) as Q;
 }
 
+/** Extensions the name indexes can narrow to: a name of that extension ends in `.ext`, in its key too. */
+const NARROWABLE = /^[a-z0-9]{1,20}$/;
+
+/** The gram tokens every name key ending in `.ext` holds: the dot and the first character, and the last pair. */
+function extensionTokens(ext: string): string {
+  const first = `"${gramToken(`.${ext[0]}`)}"`;
+  return ext.length < 2 ? first : `(${first} AND "${gramToken(ext.slice(-2))}")`;
+}
+
 /**
  * SQLite: the ids the name indexes give for the keyword (`select rowid …`): exactly the names
  * containing a 1–2-character keyword; for a longer one, the names holding its trigrams, which
- * the trigram index checks against the pattern.
+ * the trigram index checks against the pattern. With an extension filter (`extensions`, the
+ * list the query's items.extension must be in), the index itself keeps only the names ending in
+ * one of them (for the 1–2-character tokens: names holding that ending's tokens), so that a
+ * common keyword with a rare extension reads a fraction of the items. The extension condition
+ * stays on the query: this only leaves out names it would refuse.
  */
-export function nameCandidates(keyword: string): RawBuilder<{ rowid: number }> {
+export function nameCandidates(keyword: string, extensions: readonly string[] = []): RawBuilder<{ rowid: number }> {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
-  return token
-    ? sql<{ rowid: number }>`select rowid from items_name_grams where items_name_grams match ${`"${token}"`}`
-    : sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${globPattern(key)}`;
+  // every extension narrowable, or no narrowing (a name of another would be left out)
+  const exts = extensions.length && extensions.every((e) => NARROWABLE.test(e)) ? extensions : [];
+  if (token) {
+    const ending = exts.length ? ` AND (${exts.map(extensionTokens).join(' OR ')})` : '';
+    return sql<{ rowid: number }>`select rowid from items_name_grams where items_name_grams match ${`"${token}"${ending}`}`;
+  }
+  const pattern = globPattern(key);
+  // `*.e` of one character holds no trigram: the index could not serve it
+  if (!exts.length || exts.some((e) => e.length < 2)) return sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern}`;
+  return sql.join(
+    exts.map((e) => sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern} and name_key glob ${`*.${e}`}`),
+    sql` union `,
+  ) as RawBuilder<{ rowid: number }>;
 }

@@ -32,7 +32,7 @@ export class SearchService {
   files(user: UserRow, query: SearchQuery): Promise<SearchResult> {
     const keyword = cleanKeyword(query.keyword);
     return this.run(user, query, null, async (ranges) => ({
-      match: (q, walk) => matchName(this.dialect, keyword, q, walk),
+      match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions),
       index: this.dialect === 'sqlite' ? await this.nameDriver(keyword, ranges) : null,
     }));
   }
@@ -142,7 +142,7 @@ export class SearchService {
     if (narrowest.size > DRIVE_LIMIT) return null;
     // a rare keyword: its own index gives fewer items to read than the range holds
     const enough = Math.ceil(narrowest.size / KEYWORD_SHARE);
-    return (await this.countUpTo(nameCandidates(keyword), enough)) < enough ? null : narrowest.index;
+    return (await this.countUpTo(nameCandidates(keyword, ranges.extensions), enough)) < enough ? null : narrowest.index;
   }
 
   /** SQLite: the rows of a query, counted up to `limit`. */
