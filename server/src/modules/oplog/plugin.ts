@@ -230,7 +230,8 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
     const route = recording ? req.oplogRoute : null;
     const items = route && !route.itemsFromHandler ? route.items : undefined;
     if (!items) return done();
-    Promise.resolve(items(req))
+    Promise.resolve()
+      .then(() => items(req))
       .then(async (named) => {
         const ids = idsOf(named);
         req.oplogItems = ids;
