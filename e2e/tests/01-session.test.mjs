@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  TEXT, api, createFolder, openUserMenu, createUser, isUnauthorized, login, missingBuilds, navigateInApp, pathOf,
+  TEXT, api, createFolder, dialogsSettled, openUserMenu, createUser, isUnauthorized, login, missingBuilds, navigateInApp, pathOf,
   personalRoot, revokeSessions, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 
@@ -106,6 +106,8 @@ describe('session', () => {
       // the next call the app makes (moving to the enterprise space inside the app)
       await navigateInApp(page, '/file/public');
       await page.getByText(TEXT.expired).first().waitFor({ timeout: 20_000 });
+      // clicked once the dialog has come in, as a person does (a click in its first frames can be lost)
+      await dialogsSettled(page);
       await page.getByRole('button', { name: TEXT.relogin }).click();
       await waitForPath(page, '/login');
       await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
