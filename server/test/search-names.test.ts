@@ -139,6 +139,8 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     // an extension the index cannot spell, alone or with others
     expect(await q('图', 'ｐｄｆ')).toEqual(['图.ｐｄｆ']);
     expect(await q('plan', 'md,ｐｄｆ')).toEqual(['plan.md']);
+    // more extensions than the trigram table is narrowed for
+    expect(await q('plan', 'md,a1,b2,c3,d4')).toEqual(['plan.md']);
   });
 
   test('filters: space, folder subtree, type, extension, size, dates, owner and tags', async () => {

@@ -5,6 +5,7 @@ import type { ContentSource } from '../storage/source';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { noteItem } from '../oplog/plugin';
+import type { LoggedItem } from '../oplog/repository';
 
 /** Content types by lower-case extension; anything else is application/octet-stream. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -113,7 +114,7 @@ export interface Content {
   /** shown in the browser (Content-Disposition inline) when the type is safe to show: see inlineSafe */
   inline?: boolean;
   /** the item whose content this is, as read for the download (its operation-log record names it) */
-  item?: Parameters<typeof noteItem>[1];
+  item?: LoggedItem;
 }
 
 /**

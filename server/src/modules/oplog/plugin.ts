@@ -10,7 +10,7 @@ import type { Database } from '../../db/types';
 import { globalPlugin } from '../../lib/plugin';
 import { userNameKey } from '../users/repository';
 import type { OplogAction } from './actions';
-import { itemObject, type OplogEntry, type OplogObject } from './repository';
+import { itemObject, type LoggedItem, type OplogEntry, type OplogObject } from './repository';
 
 type Ids = ReadonlyArray<string | number> | string | number | null | undefined;
 
@@ -96,7 +96,7 @@ export async function describeItems(db: Kysely<Database>, ids: number[]): Promis
  * For a route with `itemsFromHandler`: the handler read this item (as it was when the request
  * acted on it), so its record needs no read of its own. Nothing for a route that records nothing.
  */
-export function noteItem(req: FastifyRequest, row: Parameters<typeof itemObject>[0]): void {
+export function noteItem(req: FastifyRequest, row: LoggedItem): void {
   if (!req.oplogRoute) return;
   (req.oplogBefore ??= new Map()).set(Number(row.id), itemObject(row));
 }
@@ -250,7 +250,7 @@ export const oplogPlugin = globalPlugin('yunwendang-oplog', async (app) => {
   // download cut short is recorded too), so the request never waits for its record
   app.addHook('onSend', (req, reply, payload, done) => {
     const route = req.oplogRoute;
-    if (recording && route && req.oplog && !req.oplog.skip && req.oplogPayload === null) {
+    if (recording && route && !req.oplog.skip && req.oplogPayload === null) {
       req.oplogPayload = payload ?? '';
       reply.raw.once('close', () => log.recordLater(() => entriesOf(req, route, reply.statusCode)));
     }

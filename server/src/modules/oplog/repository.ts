@@ -31,8 +31,18 @@ export interface OplogEntry {
 
 const clip = (s: string | undefined, n: number) => (s ?? '').slice(0, n);
 
+/** The columns of an item a record describes. */
+export interface LoggedItem {
+  id: number | string;
+  name: string;
+  name_path: string;
+  id_path: string;
+  space_type: number | string;
+  type: string;
+}
+
 /** What a record says of an item: its name and its place (folder path and id path) now. */
-export function itemObject(r: { id: number | string; name: string; name_path: string; id_path: string; space_type: number | string; type: string }): OplogObject {
+export function itemObject(r: LoggedItem): OplogObject {
   const space = Number(r.space_type) === 2 ? '个人空间' : '企业空间';
   return {
     type: r.type === 'folder' ? 'folder' : 'file',

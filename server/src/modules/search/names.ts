@@ -49,6 +49,8 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: 
 
 /** Extensions the name indexes can narrow to: a name of that extension ends in `.ext`, in its key too. */
 const NARROWABLE = /^[a-z0-9]{1,20}$/;
+/** The trigram table reads the keyword once per extension (a UNION): longer lists are not narrowed. */
+const TRIGRAM_NARROW_MAX = 4;
 
 /** The gram tokens every name key ending in `.ext` holds: the dot and the first character, and the last pair. */
 function extensionTokens(ext: string): string {
@@ -76,7 +78,7 @@ export function nameCandidates(keyword: string, extensions: readonly string[] = 
   }
   const pattern = globPattern(key);
   // `*.e` of one character holds no trigram: the index could not serve it
-  if (!exts.length || exts.some((e) => e.length < 2)) return sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern}`;
+  if (!exts.length || exts.length > TRIGRAM_NARROW_MAX || exts.some((e) => e.length < 2)) return sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern}`;
   return sql.join(
     exts.map((e) => sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern} and name_key glob ${`*.${e}`}`),
     sql` union `,
