@@ -14,7 +14,7 @@
 // - the server's resident memory while a 5 GB file is uploaded through the API;
 // - a zip of a folder of 1,000 files (1 GB) built by the server and downloaded, against
 //   `zip -0 -r` of the same files.
-//   Goal: at most 1.5× (zip -0 -r timed before and after ours; the faster one counts).
+//   Goal: at most 1.5× (zip -0 -r and ours each run twice, alternating; the faster run of each counts).
 // BENCH_UPLOAD_MB (default 1024), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
 // make the figure smaller for a quick look; BENCH_TRANSFER_PARTS=upload,memory,zip runs only those parts.
 import crypto from 'node:crypto';
@@ -341,7 +341,7 @@ export async function run() {
       }));
       console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API in ${ms(performance.now() - t)}`);
 
-      // baseline: zip -0 -r of the same files (before and after ours; the faster one counts)
+      // baseline: zip -0 -r of the same files
       // each timed step starts with no dirty pages left by the one before (sync), so that neither
       // side pays for writing back the other's archive
       const plainZip = () => {
@@ -351,24 +351,35 @@ export async function run() {
         execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
         return performance.now() - t1;
       };
-      const plainZipRuns = [plainZip()];
-      execFileSync('sync');
-      const zipT0 = performance.now();
-      const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
-      let status;
-      for (;;) {
-        status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
-        if (status.downloadUrl) break;
-        await new Promise((r) => setTimeout(r, 100));
+      // ours: a new task each time, from the request until curl has the archive on disk, as a
+      // browser saves it (Node's fetch streams a body at a tenth of that speed)
+      const oursZip = async () => {
+        const ours = path.join(dir, 'ours.zip');
+        fs.rmSync(ours, { force: true });
+        execFileSync('sync');
+        const t0 = performance.now();
+        const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
+        let status;
+        for (;;) {
+          status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
+          if (status.downloadUrl) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const built = performance.now() - t0;
+        const code = execFileSync('curl', ['-s', '-o', ours, '-w', '%{http_code}', '-H', `Authorization: Bearer ${admin.token}`, new URL(status.downloadUrl, server.url).href]).toString();
+        if (code !== '200') throw new Error(`zip download: HTTP ${code}`);
+        return { built, total: performance.now() - t0 };
+      };
+      // the disk of a shared machine writes at very different speeds from one second to the next:
+      // each side runs twice, alternating, and its faster run counts
+      const plainZipRuns = [];
+      const oursRuns = [];
+      for (let i = 0; i < 2; i++) {
+        plainZipRuns.push(plainZip());
+        oursRuns.push(await oursZip());
       }
-      const builtMs = performance.now() - zipT0;
-      // downloaded by curl, as a browser saves it (Node's fetch streams a body at a tenth of that speed)
-      const ours = path.join(dir, 'ours.zip');
-      const code = execFileSync('curl', ['-s', '-o', ours, '-w', '%{http_code}', '-H', `Authorization: Bearer ${admin.token}`, new URL(status.downloadUrl, server.url).href]).toString();
-      if (code !== '200') throw new Error(`zip download: HTTP ${code}`);
-      const zipMs = performance.now() - zipT0;
-      plainZipRuns.push(plainZip());
       const plainZipMs = Math.min(...plainZipRuns);
+      const { built: builtMs, total: zipMs } = oursRuns.reduce((a, b) => (b.total < a.total ? b : a));
       const zipBytes = ZIP_FILES * eachMb * MB;
       printTable([
         { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB` }, { key: 'time', title: 'time', align: 'right' },
@@ -376,7 +387,7 @@ export async function run() {
       ], [
         { what: `baseline: zip -0 -r of the same files (faster of ${plainZipRuns.map(ms).join(', ')})`, time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
         { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
-        { what: '云文档: DownloadTask, then the zip downloaded', time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
+        { what: `云文档: DownloadTask, then the zip downloaded (faster of ${oursRuns.map((r) => ms(r.total)).join(', ')})`, time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
       ]);
       console.log(`zip, from the request to the archive on disk: ${(zipMs / plainZipMs).toFixed(2)}× zip -0 -r (goal: at most ${ZIP_GOAL}×): ${zipMs / plainZipMs <= ZIP_GOAL ? 'met' : 'NOT met'}`);
 

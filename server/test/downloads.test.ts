@@ -376,6 +376,65 @@ describe.each(databaseKinds())('downloads (%s)', (kind) => {
       expectError(await raw(app(), 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/File`, { token: owner.token }), 404, 404);
     });
 
+    test('a file purged after the task was made is still in its zip; its content goes when the task expires, a shared one stays', async () => {
+      const folder = await makeFolder(app(), owner.token, ownerRoot.id, '将清除');
+      const photo = crypto.randomBytes(300_000);
+      const kept = crypto.randomBytes(200_000);
+      const fPhoto = await makeFile(app(), owner.token, owner.userId, folder.id, '照片.jpg', photo);
+      await makeFile(app(), owner.token, owner.userId, folder.id, '说明.txt', 'hello 云文档\n'.repeat(500));
+      await makeFile(app(), owner.token, owner.userId, folder.id, '保留.mp4', kept);
+      // the same content in another file, which stays
+      const fCopy = await makeFile(app(), owner.token, owner.userId, ownerRoot.id, '副本.mp4', kept);
+      const blobKey = async (fileId: string) =>
+        (
+          await app()
+            .db.selectFrom('file_versions')
+            .innerJoin('blobs', 'blobs.id', 'file_versions.blob_id')
+            .select('blobs.storage_key')
+            .where('file_versions.item_id', '=', Number(fileId))
+            .executeTakeFirstOrThrow()
+        ).storage_key;
+      const photoBlob = `blobs/${await blobKey(fPhoto.id)}`;
+      const keptBlob = `blobs/${await blobKey(fCopy.id)}`;
+      const objects = app().services.objects;
+
+      const created = await createTask(owner.token, [folder.id]);
+      expect(created.status).toBe(200);
+      const taskId = created.body.result.taskId as string;
+      // the folder is deleted and purged from the recycle bin while the archive is made
+      await ok(app(), 'DELETE', '/api/User/Files', { token: owner.token, body: [folder.id] });
+      await ok(app(), 'DELETE', '/api/User/Recycle', { token: owner.token, body: [folder.id] });
+      expect(await objects.stat(photoBlob)).not.toBeNull();
+      const s = await waitFor(owner.token, taskId);
+      expect(s.state).toBe('ready');
+      const res = await raw(app(), 'GET', s.downloadUrl, { token: owner.token });
+      expect(res.status).toBe(200);
+      const entries = await readZip(res.payload);
+      expect(entries.map((x) => [x.name, x.method, x.md5])).toEqual([
+        ['将清除/', 0, null],
+        ['将清除/照片.jpg', 0, md5(photo)],
+        ['将清除/说明.txt', 8, md5('hello 云文档\n'.repeat(500))],
+        ['将清除/保留.mp4', 0, md5(kept)],
+      ]);
+      // the stored files are not written into the archive's object a second time
+      const { object_key: key } = await app().db.selectFrom('zip_tasks').select('object_key').where('id', '=', taskId).executeTakeFirstOrThrow();
+      expect((await objects.stat(key!))!.size).toBeLessThan(res.payload.length - photo.length - kept.length + 1);
+      // a range that starts in the frame and ends inside the photo
+      const at = res.payload.indexOf(photo.subarray(0, 64));
+      const part = await raw(app(), 'GET', s.downloadUrl, { token: owner.token, headers: { range: `bytes=${at - 40}-${at + 999}` } });
+      expect(part.status).toBe(206);
+      expect(part.payload.equals(res.payload.subarray(at - 40, at + 1000))).toBe(true);
+
+      const tasks = app().services.downloads.tasks;
+      await tasks.sweep(Date.now() + tasks.options.ttlMs + 1);
+      expect(await objects.stat(key!)).toBeNull();
+      expect(await objects.stat(photoBlob)).toBeNull();
+      expect(await app().db.selectFrom('blobs').select('id').where('storage_key', '=', photoBlob.slice('blobs/'.length)).executeTakeFirst()).toBeUndefined();
+      expect(await objects.stat(keptBlob)).not.toBeNull();
+      const copy = await download(fCopy.id, { token: owner.token });
+      expect(md5(copy.payload)).toBe(md5(kept));
+    });
+
     test('limits: too many entries 400, too many tasks of one user 429', async () => {
       const downloads = app().services.downloads;
       const saved = { ...downloads.limits };

@@ -3,11 +3,19 @@
 //   the one an unzip program checks: compared with a plain table-driven CRC-32 written out in
 //   the test, over stored and deflated entries read in many pieces;
 // - what is deflated: files of compressible types whose head shrinks; a .txt or .log holding
-//   random (compressed, encrypted) bytes is stored as it is, as a .jpg always is.
+//   random (compressed, encrypted) bytes is stored as it is, as a .jpg always is;
+// - an archive kept as its frame and holes (the stored entries read from their blobs when it is
+//   sent) is, put together, byte for byte the archive built whole, and so is any range of it.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { buildZip, type ZipEntry } from '../src/modules/downloads/zip';
+import { archiveSource } from '../src/modules/downloads/archive-source';
+import { buildZip, type ZipBuilt, type ZipEntry } from '../src/modules/downloads/zip';
+import { LocalStore } from '../src/modules/storage/local';
+import type { ContentSource } from '../src/modules/storage/source';
 
 const TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -105,4 +113,102 @@ test('files of compressible types are deflated when their head shrinks, stored w
   // the log shrank to a fraction; stored entries are in the archive as they are
   expect(got['日志.log'][2]).toBeLessThan(text.length / 10);
   for (const name of ['随机.txt', '数据.bin', '照片.jpg']) expect({ name, size: got[name][2] }).toEqual({ name, size: contents[name].length });
+});
+
+describe('an archive kept as its frame and holes', () => {
+  const random = crypto.randomBytes(2 * 1024 * 1024 + 5);
+  const contents: [string, Buffer][] = [
+    ['照片.jpg', random.subarray(0, 700_000)], // stored, with a hole
+    ['说明.txt', Buffer.from('云文档 '.repeat(50_000))], // deflated: in the frame
+    ['资料/视频.mp4', random], // stored, with a hole
+    ['资料/空.txt', Buffer.alloc(0)],
+    ['资料/无来源.jpg', random.subarray(0, 1000)], // stored, but no hole named: in the frame
+    ['资料/随机.bin', random.subarray(5, 300_005)], // stored after its head was sampled
+  ];
+  const entriesWith = (holes: boolean): ZipEntry[] =>
+    contents.map(([name, buf]) => ({
+      kind: 'file',
+      path: name,
+      mtimeMs: 1_700_000_000_000,
+      size: buf.length,
+      source: buf.length ? sourceOf(buf) : null,
+      hole: holes && !name.includes('无来源') ? `blob-${name}` : undefined,
+    }));
+  const blobOf = (key: string) => contents.find(([name]) => `blob-${name}` === key)![1];
+
+  let whole: Buffer;
+  let frame: Buffer;
+  let built: ZipBuilt;
+  let dir: string;
+  let source: ContentSource;
+
+  beforeAll(async () => {
+    whole = await zipOf(entriesWith(false));
+    const parts: Buffer[] = [];
+    const build = buildZip(
+      entriesWith(true),
+      async (f) => {
+        for await (const c of f) parts.push(c as Buffer);
+      },
+      () => undefined,
+      { holes: true },
+    );
+    built = await build.done;
+    frame = Buffer.concat(parts);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-frame-'));
+    const store = new LocalStore(dir);
+    await store.put('zips/frame', frame);
+    source = archiveSource(store, 'zips/frame', built.size, built.holes, async (key, range) => Readable.from([blobOf(key).subarray(range.start, range.end + 1)]));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const read = async (s: Readable) => {
+    const parts: Buffer[] = [];
+    for await (const c of s) parts.push(c as Buffer);
+    return Buffer.concat(parts);
+  };
+
+  test('the frame leaves out exactly the stored entries that name a hole, and nothing else', () => {
+    expect(built.size).toBe(whole.length);
+    expect(built.holes.map((h) => [h.key, h.size])).toEqual([
+      ['blob-照片.jpg', 700_000],
+      ['blob-资料/视频.mp4', random.length],
+      ['blob-资料/随机.bin', 300_000],
+    ]);
+    expect(frame.length).toBe(whole.length - 700_000 - random.length - 300_000);
+    for (const h of built.holes) expect(whole.subarray(h.at, h.at + h.size).equals(blobOf(h.key))).toBe(true);
+  });
+
+  test('put together as it is sent, it is the very archive built whole, and unzips', async () => {
+    expect(await source.stat()).toBe(whole.length);
+    const sent = await read(await source.open());
+    expect(sent.equals(whole)).toBe(true);
+    expect(await crcsOf(sent)).toEqual(Object.fromEntries(contents.map(([name, buf]) => [name, referenceCrc(buf)])));
+  });
+
+  test('any range is the same bytes of the whole archive: inside a hole, across holes and frame, the last byte', async () => {
+    const first = built.holes[0];
+    const ranges = [
+      { start: 0, end: 0 },
+      { start: first.at - 10, end: first.at + 10 },
+      { start: first.at + 5, end: first.at + 99 },
+      { start: first.at + first.size - 3, end: built.holes[1].at + 3 },
+      { start: 1, end: whole.length - 2 },
+      { start: whole.length - 1, end: whole.length - 1 },
+    ];
+    for (let i = 0; i < 20; i++) {
+      const start = crypto.randomInt(whole.length);
+      ranges.push({ start, end: start + crypto.randomInt(whole.length - start) });
+    }
+    for (const r of ranges) {
+      const got = await read(await source.open(r));
+      expect({ r, same: got.equals(whole.subarray(r.start, r.end + 1)) }).toEqual({ r, same: true });
+    }
+  });
+
+  test('a frame that is not there whole makes stat() answer null (the download is refused before any byte)', async () => {
+    fs.truncateSync(path.join(dir, 'zips/frame'), frame.length - 1);
+    expect(await source.stat()).toBeNull();
+    fs.writeFileSync(path.join(dir, 'zips/frame'), frame);
+  });
 });

@@ -1726,6 +1726,18 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.dropTable('dav_uploads').ifExists().execute();
       },
     },
+    '2026-11-27-0055-zip-task-holes': {
+      // a zip task holds the blobs of its files until it is forgotten, and keeps its archive as a
+      // frame (every byte but the stored entries') with the holes read from those blobs when sent
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('zip_tasks').addColumn('holds_blobs', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('zip_tasks').addColumn('holes', 'text').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('zip_tasks').dropColumn('holes').execute();
+        await db.schema.alterTable('zip_tasks').dropColumn('holds_blobs').execute();
+      },
+    },
   };
 }
 

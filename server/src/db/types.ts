@@ -70,10 +70,17 @@ export interface ZipTasksTable {
   attempts: number;
   created_at: number;
   finished_at: number | null;
-  /** the archive in the object store (ready tasks) */
+  /** the archive in the object store (ready tasks): whole, or its frame when `holes` is set */
   object_key: string | null;
   size: number;
   error: string | null;
+  /**
+   * 1: the task holds a reference on the blob of each file entry (`blobId` in `entries`) until it
+   * is forgotten, and its archive is kept as a frame and holes; 0: a task of an older version
+   */
+  holds_blobs: Generated<Flag>;
+  /** JSON [[archive offset, size, blob storage key], …]: the stored entries left out of the frame */
+  holes: string | null;
 }
 
 export interface ServerInstancesTable {

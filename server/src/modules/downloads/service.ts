@@ -12,6 +12,7 @@ import type { BlobStore } from '../versions/blobs';
 import { contentTypeOf, type Content } from './http';
 import { ZipTasks, type StoredZipEntry, type ZipTask, type ZipTaskOptions } from './tasks';
 import { NameScope } from './zip';
+import { archiveSource } from './archive-source';
 import type { DownloadStatus } from './schemas';
 import { objectSource } from '../storage/source';
 import type { ObjectStore } from '../storage/store';
@@ -214,16 +215,18 @@ export class DownloadsService {
 
     // the master content of every file, in slices
     const fileIds = plan.filter((p) => p.row.type === 'file').map((p) => p.row.id);
-    const content = new Map<number, { size: number; storageKey: string | null }>();
+    const content = new Map<number, { size: number; storageKey: string | null; blobId: number | null }>();
     for (let at = 0; at < fileIds.length; at += 5000) {
       const masters = await this.db
         .selectFrom('file_versions')
         .leftJoin('blobs', 'blobs.id', 'file_versions.blob_id')
-        .select(['file_versions.item_id', 'file_versions.size', 'blobs.storage_key'])
+        .select(['file_versions.item_id', 'file_versions.size', 'file_versions.blob_id', 'blobs.storage_key'])
         .where('file_versions.item_id', 'in', fileIds.slice(at, at + 5000))
         .where('file_versions.is_master', '=', 1)
         .execute();
-      for (const m of masters) content.set(Number(m.item_id), { size: Number(m.size), storageKey: m.storage_key ?? null });
+      for (const m of masters) {
+        content.set(Number(m.item_id), { size: Number(m.size), storageKey: m.storage_key ?? null, blobId: m.blob_id === null ? null : Number(m.blob_id) });
+      }
     }
     let total = 0;
     const entries: StoredZipEntry[] = plan.map(({ row, path: p }) => {
@@ -232,7 +235,8 @@ export class DownloadsService {
       const c = content.get(row.id);
       const size = c?.size ?? 0;
       total += size;
-      return { kind: 'file', path: p, mtimeMs, size, storageKey: size > 0 && c?.storageKey ? c.storageKey : null };
+      const stored = size > 0 && !!c?.storageKey;
+      return { kind: 'file', path: p, mtimeMs, size, storageKey: stored ? c.storageKey : null, blobId: stored ? c.blobId : null };
     });
     if (total > this.limits.maxBytes) {
       throw badRequest(`打包下载的文件总大小不能超过 ${formatBytes(this.limits.maxBytes)}，请分批下载`);
@@ -262,7 +266,9 @@ export class DownloadsService {
     const task = await this.task(owner, taskId);
     if (task.state !== 'ready' || !task.objectKey) throw notFound('压缩包尚未准备好，请稍后再试');
     return {
-      source: objectSource(this.objects, task.objectKey),
+      source: task.holes
+        ? archiveSource(this.objects, task.objectKey, task.size, task.holes, (key, range) => this.blobs.open(key, range))
+        : objectSource(this.objects, task.objectKey),
       size: task.size,
       etag: `"zip-${task.id}-${task.size}"`,
       lastModifiedMs: task.finishedAt ?? task.createdAt,

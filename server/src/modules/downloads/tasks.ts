@@ -1,23 +1,26 @@
 // Zip tasks of 云文档 (folder and multi-item downloads), kept in the database (zip_tasks) with
 // their archives in the object store (`zips/<taskId>-<attempt>.zip`), so that any instance answers a task's
-// status and serves its file, and a restart loses nothing. A task waits queued until an instance
+// status and serves its file, and a restart loses nothing. A task holds a reference on the blob
+// of each of its files from its creation until it is forgotten: a file deleted meanwhile is still
+// archived, and the archive's object is only its frame (zip.ts, holes), the stored entries being
+// read from those blobs as it is sent (archive-source.ts). A task waits queued until an instance
 // claims it within the limits (counted over every instance), is built there while its heartbeat
 // says it is alive, and stays downloadable by its owner until it expires. A build whose instance
 // stopped beating (killed, or closed) is queued again and taken over by another.
 import crypto from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { lockKey } from '../../db/locks';
 import type { Database, ZipTasksTable } from '../../db/types';
 import type { ObjectStore } from '../storage/store';
-import type { BlobStore } from '../versions/blobs';
-import { buildZip, type ZipBuild, type ZipEntry } from './zip';
+import { acquireBlobs, releaseBlobs, type BlobStore } from '../versions/blobs';
+import { buildZip, type ZipBuild, type ZipEntry, type ZipHole } from './zip';
 
 export type TaskState = ZipTasksTable['state'];
 
-/** An entry as the task keeps it: a blob's storage key instead of an open source. */
+/** An entry as the task keeps it: a blob (its id and storage key) instead of an open source. */
 export type StoredZipEntry =
   | { kind: 'folder'; path: string; mtimeMs: number }
-  | { kind: 'file'; path: string; mtimeMs: number; size: number; storageKey: string | null };
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; storageKey: string | null; blobId?: number | null };
 
 export interface ZipTask {
   readonly id: string;
@@ -31,9 +34,11 @@ export interface ZipTask {
   createdAt: number;
   /** when the task became ready or failed */
   finishedAt: number | null;
-  /** the complete archive in the store (ready tasks) */
+  /** the archive in the store (ready tasks): whole, or its frame when there are holes */
   objectKey: string | null;
   size: number;
+  /** the stored entries left out of the frame, read from their blobs (null: the archive is whole) */
+  holes: ZipHole[] | null;
   /** why it failed, in Chinese */
   error: string | null;
 }
@@ -75,7 +80,9 @@ const HEARTBEAT_MS = 1000;
 /** each attempt writes its own object: a superseded build never touches the one that took over */
 const objectKeyOf = (id: string, attempt: number) => `zips/${id}-${attempt}.zip`;
 
-function taskOf(r: ZipTasksTable): ZipTask {
+type TaskRow = Selectable<ZipTasksTable>;
+
+function taskOf(r: TaskRow): ZipTask {
   return {
     id: r.id,
     owner: r.owner,
@@ -87,8 +94,14 @@ function taskOf(r: ZipTasksTable): ZipTask {
     finishedAt: r.finished_at === null ? null : Number(r.finished_at),
     objectKey: r.object_key,
     size: Number(r.size),
+    holes: r.holes === null ? null : (JSON.parse(r.holes) as [number, number, string][]).map(([at, size, key]) => ({ at, size, key })),
     error: r.error,
   };
+}
+
+/** The blob of each file entry of a task (its references), as the task's row keeps them. */
+function blobIdsOf(row: { entries: string }): (number | null)[] {
+  return (JSON.parse(row.entries) as StoredZipEntry[]).map((e) => (e.kind === 'file' ? (e.blobId ?? null) : null));
 }
 
 export class ZipTasks {
@@ -141,11 +154,14 @@ export class ZipTasks {
     return Number(r.n);
   }
 
-  /** Queues a new archive; the caller has checked the user's rights and the limits. */
+  /**
+   * Queues a new archive, and takes a reference on the blob of each of its files; the caller
+   * has checked the user's rights and the limits.
+   */
   async create(owner: string, fileName: string, entries: readonly StoredZipEntry[]): Promise<ZipTask> {
     if (this.closed) throw new Error('zip tasks closed');
     const totalBytes = entries.reduce((sum, e) => sum + (e.kind === 'file' && e.storageKey !== null ? e.size : 0), 0);
-    const row: ZipTasksTable = {
+    const row: TaskRow = {
       id: crypto.randomBytes(16).toString('hex'),
       owner,
       file_name: fileName,
@@ -162,8 +178,13 @@ export class ZipTasks {
       object_key: null,
       size: 0,
       error: null,
+      holds_blobs: 1,
+      holes: null,
     };
-    await this.db.insertInto('zip_tasks').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('zip_tasks').values(row).execute();
+      await acquireBlobs(trx, blobIdsOf(row));
+    });
     this.start();
     await this.pump();
     return taskOf(row);
@@ -226,19 +247,23 @@ export class ZipTasks {
     return old.length;
   }
 
+  /** Removes the tasks' rows, then their archives, and lets their blobs go (those nothing else holds are removed). */
   private async forget(tasks: ZipTask[]): Promise<void> {
     for (const t of tasks) this.building.get(t.id)?.build.abort();
-    await this.db
-      .deleteFrom('zip_tasks')
-      .where(
-        'id',
-        'in',
-        tasks.map((t) => t.id),
-      )
-      .execute();
+    const gone: string[] = [];
+    for (const t of tasks) {
+      // one transaction per task: the instance whose delete took the row lets its blobs go, once
+      await this.db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('zip_tasks').select(['entries', 'holds_blobs']).where('id', '=', t.id).executeTakeFirst();
+        if (!row) return;
+        const r = await trx.deleteFrom('zip_tasks').where('id', '=', t.id).executeTakeFirst();
+        if (Number(r.numDeletedRows) === 1 && row.holds_blobs === 1) gone.push(...(await releaseBlobs(trx, blobIdsOf(row))));
+      });
+    }
     // the archive once the row is gone (a build still writing one finds its row gone and removes its own)
     const keys = tasks.map((t) => t.objectKey).filter((k): k is string => !!k);
     if (keys.length) await this.store.delete(keys).catch((err: unknown) => this.log(err, '云文档删除过期的打包文件失败'));
+    if (gone.length) await this.blobs.remove(gone).catch((err: unknown) => this.log(err, '云文档删除不再使用的文件内容失败'));
   }
 
   /** This instance's builds are alive: their heartbeat and progress. A build whose row is gone or taken over stops. */
@@ -276,7 +301,7 @@ export class ZipTasks {
     return next;
   }
 
-  private async claim(): Promise<ZipTasksTable | null> {
+  private async claim(): Promise<TaskRow | null> {
     if (this.closed) return null;
     const now = Date.now();
     return this.db.transaction().execute(async (trx) => {
@@ -300,20 +325,32 @@ export class ZipTasks {
     });
   }
 
-  private run(row: ZipTasksTable): void {
+  private run(row: TaskRow): void {
     const stored = JSON.parse(row.entries) as StoredZipEntry[];
     const entries: ZipEntry[] = stored.map((e) =>
-      e.kind === 'folder' ? e : { kind: 'file', path: e.path, mtimeMs: e.mtimeMs, size: e.size, source: e.storageKey ? this.blobs.source(e.storageKey) : null },
+      e.kind === 'folder'
+        ? e
+        : { kind: 'file', path: e.path, mtimeMs: e.mtimeMs, size: e.size, source: e.storageKey ? this.blobs.source(e.storageKey) : null, hole: e.storageKey && e.blobId != null ? e.storageKey : undefined },
     );
     const key = objectKeyOf(row.id, Number(row.attempts));
     const state = { processed: 0, build: null as unknown as ZipBuild };
-    state.build = buildZip(entries, (archive) => this.store.put(key, archive), (n) => (state.processed += n), { forceZip64Format: row.force_zip64 === 1 });
+    // the blobs of a task that holds them stay until it is forgotten: its archive can lie over them
+    const holes = row.holds_blobs === 1;
+    state.build = buildZip(entries, (frame) => this.store.put(key, frame), (n) => (state.processed += n), { forceZip64Format: row.force_zip64 === 1, holes });
     this.building.set(row.id, state);
     state.build.done
-      .then(async (size) => {
+      .then(async (built) => {
         const r = await this.db
           .updateTable('zip_tasks')
-          .set({ state: 'ready', object_key: key, size, processed_bytes: Number(row.total_bytes), finished_at: Date.now(), holder: null })
+          .set({
+            state: 'ready',
+            object_key: key,
+            size: built.size,
+            holes: holes ? JSON.stringify(built.holes.map((h) => [h.at, h.size, h.key])) : null,
+            processed_bytes: Number(row.total_bytes),
+            finished_at: Date.now(),
+            holder: null,
+          })
           .where('id', '=', row.id)
           .where('holder', '=', this.instance)
           .where('state', '=', 'running')

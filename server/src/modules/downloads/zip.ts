@@ -1,5 +1,8 @@
 // Zip archives of 云文档 folder downloads: safe, unique entry names, which entries are stored
-// rather than deflated, and the writer (yazl: UTF-8 names, ZIP64 as soon as it is needed).
+// rather than deflated, and the writer (yazl: UTF-8 names, ZIP64 as soon as it is needed). The
+// writer can leave the bytes of stored entries out of what it hands on (holes): the archive is
+// then kept as its frame (headers, deflated entries, central directory) and the blobs it lies
+// over, and put together again as it is sent (archive-source.ts).
 import { createRequire } from 'node:module';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
@@ -67,14 +70,32 @@ export class NameScope {
   }
 }
 
-/** One entry of an archive: a folder, or a file whose bytes lie in `file` (null when empty). */
+/**
+ * One entry of an archive: a folder, or a file whose bytes come from `source` (null when empty).
+ * `hole`: the stored object the same bytes can be read from when the archive is sent (a blob
+ * the archive holds); a stored (not deflated) entry with one is left out of the frame.
+ */
 export type ZipEntry =
   | { kind: 'folder'; path: string; mtimeMs: number }
-  | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null };
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null; hole?: string };
+
+/** Where the bytes of a stored entry lie in the archive: `size` bytes at `at`, read from `key`. */
+export interface ZipHole {
+  at: number;
+  size: number;
+  key: string;
+}
+
+export interface ZipBuilt {
+  /** the whole archive's size */
+  size: number;
+  /** the stored entries left out of the frame, in archive order (none without `holes`) */
+  holes: ZipHole[];
+}
 
 export interface ZipBuild {
-  /** resolves with the archive's size once the sink has it whole; rejects on any failure */
-  done: Promise<number>;
+  /** resolves once the sink has the frame whole; rejects on any failure */
+  done: Promise<ZipBuilt>;
   /** stops the build (the sink sees its stream fail, and keeps nothing) */
   abort(): void;
 }
@@ -112,29 +133,69 @@ class Counter extends Transform {
 }
 
 /**
+ * Passes the archive on without the bytes of its holes, counting every byte. A hole is known
+ * (holes.push) before the first of its bytes comes through: yazl asks for an entry's stream
+ * only after writing its local header.
+ */
+class Framer extends Transform {
+  /** bytes of the archive seen so far */
+  position = 0;
+  readonly holes: ZipHole[] = [];
+  /** the first hole not wholly passed */
+  private next = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    let off = 0;
+    while (off < chunk.length) {
+      const hole = this.holes[this.next];
+      const rest = chunk.length - off;
+      if (!hole || this.position + rest <= hole.at) {
+        this.push(off === 0 ? chunk : chunk.subarray(off));
+        this.position += rest;
+        break;
+      }
+      if (this.position < hole.at) {
+        const n = hole.at - this.position;
+        this.push(chunk.subarray(off, off + n));
+        off += n;
+        this.position += n;
+        continue;
+      }
+      const skip = Math.min(hole.at + hole.size - this.position, rest);
+      off += skip;
+      this.position += skip;
+      if (this.position === hole.at + hole.size) this.next++;
+    }
+    callback();
+  }
+}
+
+/**
  * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
  * it whole), reading stored files one after the other (one open at a time, besides the 64 KB
  * head of a file of a compressible type read ahead: `compressible`) and reporting the bytes
- * read. `done` resolves with the archive's size once the sink has it all.
+ * read. With `holes`, a stored entry that names its `hole` is read for its CRC-32 but left out
+ * of the stream: the sink gets the frame only. `done` resolves once the sink has it all.
  */
 export function buildZip(
   entries: readonly ZipEntry[],
-  sink: (archive: Readable) => Promise<void>,
+  sink: (frame: Readable) => Promise<void>,
   onBytes: (n: number) => void,
-  o: { forceZip64Format?: boolean } = {},
+  o: { forceZip64Format?: boolean; holes?: boolean } = {},
 ): ZipBuild {
   const zip = new ZipFile();
-  let written = 0;
-  const out = new Counter((n) => (written += n));
+  const out = new Framer();
   let failed: Error | null = null;
   let rejectDone: (err: Error) => void = () => undefined;
-  const done = new Promise<number>((resolve, reject) => {
+  const done = new Promise<ZipBuilt>((resolve, reject) => {
     rejectDone = reject;
     sink(out).then(
-      () => (failed ? reject(failed) : resolve(written)),
+      () => (failed ? reject(failed) : resolve({ size: out.position, holes: out.holes })),
       (err: Error) => reject(failed ?? err),
     );
   });
+  /** where yazl's next byte goes: right after an entry's local header when it asks for the entry's stream */
+  const cursor = () => (zip as unknown as { outputStreamCursor: number }).outputStreamCursor;
   const fail = (err: Error) => {
     if (failed) return;
     failed = err;
@@ -163,8 +224,10 @@ export function buildZip(
       } else {
         const from = e.source;
         const compress = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(from, e.size));
+        const hole = o.holes && !compress && e.hole ? e.hole : null;
         zip.addReadStreamLazy(e.path, { mtime, compress, size: e.size, forceZip64Format: zip64 }, (cb) => {
           if (failed) return cb(failed, undefined as never);
+          if (hole) out.holes.push({ at: cursor(), size: e.size, key: hole });
           // opened only when yazl reaches the entry: one read at a time, from disk or the store
           from.open().then(
             (source) => {

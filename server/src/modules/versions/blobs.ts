@@ -209,33 +209,62 @@ export async function acquireBlob(db: Kysely<Database>, blobId: number | null): 
     .execute();
 }
 
-/**
- * File versions no longer hold these blobs (one entry per version let go; empty contents are
- * null). Blobs that nobody holds any more lose their rows; returns their storage keys, for
- * BlobStore.remove once the transaction has committed.
- */
-export async function releaseBlobs(db: Kysely<Database>, blobIds: readonly (number | null)[]): Promise<string[]> {
+/** The blobs named, grouped by how many times each is named, in slices of at most 500 ids. */
+function byCount(blobIds: readonly (number | null)[]): [number, number[]][] {
   const counts = new Map<number, number>();
   for (const id of blobIds) if (id !== null) counts.set(Number(id), (counts.get(Number(id)) ?? 0) + 1);
-  if (!counts.size) return [];
+  const groups = new Map<number, number[]>();
   for (const [id, n] of counts) {
+    const ids = groups.get(n);
+    if (ids) ids.push(id);
+    else groups.set(n, [id]);
+  }
+  const out: [number, number[]][] = [];
+  for (const [n, ids] of groups) for (let at = 0; at < ids.length; at += 500) out.push([n, ids.slice(at, at + 500)]);
+  return out;
+}
+
+/** One more reference on each blob for every time it is named (null: an empty content, none). */
+export async function acquireBlobs(db: Kysely<Database>, blobIds: readonly (number | null)[]): Promise<void> {
+  for (const [n, ids] of byCount(blobIds)) {
+    await db
+      .updateTable('blobs')
+      .set({ ref_count: sql<number>`ref_count + ${n}` })
+      .where('id', 'in', ids)
+      .execute();
+  }
+}
+
+/**
+ * File versions (or other holders) no longer hold these blobs (one entry per reference let go;
+ * empty contents are null). Blobs that nobody holds any more lose their rows; returns their
+ * storage keys, for BlobStore.remove once the transaction has committed.
+ */
+export async function releaseBlobs(db: Kysely<Database>, blobIds: readonly (number | null)[]): Promise<string[]> {
+  const groups = byCount(blobIds);
+  if (!groups.length) return [];
+  for (const [n, ids] of groups) {
     await db
       .updateTable('blobs')
       .set({ ref_count: sql<number>`ref_count - ${n}` })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .execute();
   }
-  const ids = [...counts.keys()];
-  const gone = await db.selectFrom('blobs').select(['id', 'storage_key']).where('id', 'in', ids).where('ref_count', '<=', 0).execute();
+  const gone: { id: number; storage_key: string }[] = [];
+  for (const [, ids] of groups) {
+    gone.push(...(await db.selectFrom('blobs').select(['id', 'storage_key']).where('id', 'in', ids).where('ref_count', '<=', 0).execute()));
+  }
   if (!gone.length) return [];
-  await db
-    .deleteFrom('blobs')
-    .where(
-      'id',
-      'in',
-      gone.map((b) => b.id),
-    )
-    .where('ref_count', '<=', 0)
-    .execute();
+  for (let at = 0; at < gone.length; at += 500) {
+    await db
+      .deleteFrom('blobs')
+      .where(
+        'id',
+        'in',
+        gone.slice(at, at + 500).map((b) => b.id),
+      )
+      .where('ref_count', '<=', 0)
+      .execute();
+  }
   return gone.map((b) => b.storage_key);
 }
