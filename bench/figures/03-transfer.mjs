@@ -13,10 +13,11 @@
 //   alone made next to each (medians);
 // - the server's resident memory while a 5 GB file is uploaded through the API;
 // - a zip of a folder of 1,000 files (1 GB) built by the server and downloaded, against
-//   `zip -0 -r` of the same files.
+//   `zip -0 -r` of the same files: on local storage, then (part zip-s3, where Debian's rgw is
+//   installed) on a server with its contents in S3 (scripts/rgw.sh).
 //   Goal: at most 1.5× (zip -0 -r and ours each run twice, alternating; the faster run of each counts).
 // BENCH_UPLOAD_MB (default 1024), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
-// make the figure smaller for a quick look; BENCH_TRANSFER_PARTS=upload,memory,zip runs only those parts.
+// make the figure smaller for a quick look; BENCH_TRANSFER_PARTS=upload,memory,zip,zip-s3 runs only those parts (zip-s3 with zip).
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -29,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import {
   apiOk, createFolder, launchBrowser, login, personalRoot, signInThroughPage, startServer, waitForPath,
 } from '../../e2e/harness.mjs';
+import { objectStoreMissing, startObjectStore, warmObjectStore } from '../../e2e/support/rgw.mjs';
 import { md5File, uploadFile, watchUploadCalls } from '../../e2e/uploadClient.mjs';
 import { ROOT, median, ms, printTable, ratio } from '../lib/util.mjs';
 
@@ -40,7 +42,7 @@ const UPLOAD_MB = Number(process.env.BENCH_UPLOAD_MB || 1024);
 const INSTANT_RUNS = Number(process.env.BENCH_INSTANT_RUNS || 3);
 const BIG_MB = Number(process.env.BENCH_BIG_MB || 5000);
 const ZIP_FILES = Number(process.env.BENCH_ZIP_FILES || 1000);
-const PARTS = new Set((process.env.BENCH_TRANSFER_PARTS || 'upload,memory,zip').split(',').map((p) => p.trim()));
+const PARTS = new Set((process.env.BENCH_TRANSFER_PARTS || 'upload,memory,zip,zip-s3').split(',').map((p) => p.trim()));
 const ZIP_GOAL = 1.5;
 /** the page's end-to-end upload throughput against one plain POST's */
 const UPLOAD_GOAL = 0.7;
@@ -203,6 +205,92 @@ export async function peakRss(pid, work, intervalMs = 50) {
   return { before, peak };
 }
 
+/** ZIP_FILES files of 1 MB (each a different content) under dir/打包源, of the types a folder holds. */
+function zipSourceFiles(dir) {
+  const zipSource = path.join(dir, '打包源');
+  fs.mkdirSync(zipSource);
+  const exts = ['jpg', 'png', 'mp4', 'zip', 'pdf', 'docx', 'txt', 'xlsx'];
+  const block = crypto.randomBytes(zipEachMb() * MB);
+  for (let i = 0; i < ZIP_FILES; i++) {
+    block.writeUInt32LE(i, 0);
+    fs.writeFileSync(path.join(zipSource, `文件${String(i).padStart(4, '0')}.${exts[i % exts.length]}`), block);
+  }
+  return zipSource;
+}
+
+const zipEachMb = () => Math.max(1, Math.round(1024 / ZIP_FILES));
+
+/**
+ * The zip of a folder of the files in zipSource, uploaded to `server` (its storage: `where`),
+ * from the request to the archive on disk, against zip -0 -r of the same files.
+ */
+async function zipFigure({ dir, zipSource, server, token, rootId, where }) {
+  const eachMb = zipEachMb();
+  const zipFolder = await createFolder(server, token, rootId, '打包测速');
+  const t = performance.now();
+  const names = fs.readdirSync(zipSource);
+  let at = 0;
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    while (at < names.length) {
+      const name = names[at++];
+      await uploadFile(server, token, zipFolder.id, path.join(zipSource, name));
+    }
+  }));
+  console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API to ${where} in ${ms(performance.now() - t)}`);
+
+  // baseline: zip -0 -r of the same files
+  // each timed step starts with no dirty pages left by the one before (sync), so that neither
+  // side pays for writing back the other's archive
+  const plainZip = () => {
+    fs.rmSync(path.join(dir, 'plain.zip'), { force: true });
+    execFileSync('sync');
+    const t1 = performance.now();
+    execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
+    return performance.now() - t1;
+  };
+  // ours: a new task each time, from the request until curl has the archive on disk, as a
+  // browser saves it (Node's fetch streams a body at a tenth of that speed)
+  const oursZip = async () => {
+    const ours = path.join(dir, 'ours.zip');
+    fs.rmSync(ours, { force: true });
+    execFileSync('sync');
+    const t0 = performance.now();
+    const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token, body: [zipFolder.id] });
+    let status;
+    for (;;) {
+      status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token });
+      if (status.downloadUrl) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const built = performance.now() - t0;
+    const code = execFileSync('curl', ['-s', '-o', ours, '-w', '%{http_code}', '-H', `Authorization: Bearer ${token}`, new URL(status.downloadUrl, server.url).href]).toString();
+    if (code !== '200') throw new Error(`zip download: HTTP ${code}`);
+    return { built, total: performance.now() - t0 };
+  };
+  // the disk of a shared machine writes at very different speeds from one second to the next:
+  // each side runs twice, alternating, and its faster run counts
+  const plainZipRuns = [];
+  const oursRuns = [];
+  for (let i = 0; i < 2; i++) {
+    plainZipRuns.push(plainZip());
+    oursRuns.push(await oursZip());
+  }
+  const plainZipMs = Math.min(...plainZipRuns);
+  const { built: builtMs, total: zipMs } = oursRuns.reduce((a, b) => (b.total < a.total ? b : a));
+  const zipBytes = ZIP_FILES * eachMb * MB;
+  printTable([
+    { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB, ${where}` }, { key: 'time', title: 'time', align: 'right' },
+    { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs zip -0 -r', align: 'right' },
+  ], [
+    { what: `baseline: zip -0 -r of the same files (faster of ${plainZipRuns.map(ms).join(', ')})`, time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
+    { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
+    { what: `云文档: DownloadTask, then the zip downloaded (faster of ${oursRuns.map((r) => ms(r.total)).join(', ')})`, time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
+  ]);
+  console.log(`zip (${where}), from the request to the archive on disk: ${(zipMs / plainZipMs).toFixed(2)}× zip -0 -r (goal: at most ${ZIP_GOAL}×): ${zipMs / plainZipMs <= ZIP_GOAL ? 'met' : 'NOT met'}`);
+
+  return { zipFiles: ZIP_FILES, plainZipMs, zipBuiltMs: builtMs, zipMs, zipGoal: ZIP_GOAL, zipMet: zipMs / plainZipMs <= ZIP_GOAL };
+}
+
 export async function run() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-bench-transfer-'));
   const server = await startServer();
@@ -319,79 +407,33 @@ export async function run() {
       Object.assign(out, { bigMb: BIG_MB, rssBefore: memory.before, rssPeak: memory.peak });
     }
     if (PARTS.has('zip')) {
-      // zip download of a folder of ZIP_FILES files against zip -0 -r
-      const zipSource = path.join(dir, '打包源');
-      fs.mkdirSync(zipSource);
-      const exts = ['jpg', 'png', 'mp4', 'zip', 'pdf', 'docx', 'txt', 'xlsx'];
-      const eachMb = Math.max(1, Math.round(1024 / ZIP_FILES));
-      const block = crypto.randomBytes(eachMb * MB);
-      for (let i = 0; i < ZIP_FILES; i++) {
-        block.writeUInt32LE(i, 0);
-        fs.writeFileSync(path.join(zipSource, `文件${String(i).padStart(4, '0')}.${exts[i % exts.length]}`), block);
-      }
-      const zipFolder = await createFolder(server, admin.token, root.id, '打包测速');
-      t = performance.now();
-      const names = fs.readdirSync(zipSource);
-      let at = 0;
-      await Promise.all(Array.from({ length: 4 }, async () => {
-        while (at < names.length) {
-          const name = names[at++];
-          await uploadFile(server, admin.token, zipFolder.id, path.join(zipSource, name));
+      const zipSource = zipSourceFiles(dir);
+      Object.assign(out, await zipFigure({ dir, zipSource, server, token: admin.token, rootId: root.id, where: 'local storage' }));
+      if (PARTS.has('zip-s3')) {
+        if (objectStoreMissing()) console.log(`\nzip on S3: skipped (${objectStoreMissing()})`);
+        else {
+          const rgw = await startObjectStore();
+          try {
+            await warmObjectStore(rgw);
+            const s3 = await startServer({
+              env: {
+                S3_ENDPOINT: rgw.endpoint, S3_REGION: rgw.region, S3_BUCKET: `yd-bench-${process.pid}-zip`, S3_ACCESS_KEY_ID: rgw.accessKeyId,
+                S3_SECRET_ACCESS_KEY: rgw.secretAccessKey, S3_FORCE_PATH_STYLE: 'true',
+              },
+            });
+            try {
+              const s3Admin = await login(s3);
+              const s3Root = await personalRoot(s3, s3Admin.token);
+              const figures = await zipFigure({ dir, zipSource, server: s3, token: s3Admin.token, rootId: s3Root.id, where: 'S3 storage (rgw)' });
+              out.zipS3 = figures;
+            } finally {
+              await s3.stop();
+            }
+          } finally {
+            await rgw.stop();
+          }
         }
-      }));
-      console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API in ${ms(performance.now() - t)}`);
-
-      // baseline: zip -0 -r of the same files
-      // each timed step starts with no dirty pages left by the one before (sync), so that neither
-      // side pays for writing back the other's archive
-      const plainZip = () => {
-        fs.rmSync(path.join(dir, 'plain.zip'), { force: true });
-        execFileSync('sync');
-        const t1 = performance.now();
-        execFileSync('zip', ['-0', '-r', '-q', path.join(dir, 'plain.zip'), '打包源'], { cwd: dir });
-        return performance.now() - t1;
-      };
-      // ours: a new task each time, from the request until curl has the archive on disk, as a
-      // browser saves it (Node's fetch streams a body at a tenth of that speed)
-      const oursZip = async () => {
-        const ours = path.join(dir, 'ours.zip');
-        fs.rmSync(ours, { force: true });
-        execFileSync('sync');
-        const t0 = performance.now();
-        const { taskId } = await apiOk(server, 'POST', '/api/User/FileTransfer/DownloadTask', { token: admin.token, body: [zipFolder.id] });
-        let status;
-        for (;;) {
-          status = await apiOk(server, 'GET', `/api/User/FileTransfer/DownloadTasks/${taskId}/Status`, { token: admin.token });
-          if (status.downloadUrl) break;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        const built = performance.now() - t0;
-        const code = execFileSync('curl', ['-s', '-o', ours, '-w', '%{http_code}', '-H', `Authorization: Bearer ${admin.token}`, new URL(status.downloadUrl, server.url).href]).toString();
-        if (code !== '200') throw new Error(`zip download: HTTP ${code}`);
-        return { built, total: performance.now() - t0 };
-      };
-      // the disk of a shared machine writes at very different speeds from one second to the next:
-      // each side runs twice, alternating, and its faster run counts
-      const plainZipRuns = [];
-      const oursRuns = [];
-      for (let i = 0; i < 2; i++) {
-        plainZipRuns.push(plainZip());
-        oursRuns.push(await oursZip());
       }
-      const plainZipMs = Math.min(...plainZipRuns);
-      const { built: builtMs, total: zipMs } = oursRuns.reduce((a, b) => (b.total < a.total ? b : a));
-      const zipBytes = ZIP_FILES * eachMb * MB;
-      printTable([
-        { key: 'what', title: `zip of ${ZIP_FILES} files, ${(zipBytes / MB).toFixed(0)} MB` }, { key: 'time', title: 'time', align: 'right' },
-        { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs zip -0 -r', align: 'right' },
-      ], [
-        { what: `baseline: zip -0 -r of the same files (faster of ${plainZipRuns.map(ms).join(', ')})`, time: ms(plainZipMs), rate: mbps(zipBytes, plainZipMs), ratio: '1.00×' },
-        { what: '云文档: DownloadTask until its downloadUrl', time: ms(builtMs), rate: mbps(zipBytes, builtMs), ratio: ratio(builtMs, plainZipMs) },
-        { what: `云文档: DownloadTask, then the zip downloaded (faster of ${oursRuns.map((r) => ms(r.total)).join(', ')})`, time: ms(zipMs), rate: mbps(zipBytes, zipMs), ratio: ratio(zipMs, plainZipMs) },
-      ]);
-      console.log(`zip, from the request to the archive on disk: ${(zipMs / plainZipMs).toFixed(2)}× zip -0 -r (goal: at most ${ZIP_GOAL}×): ${zipMs / plainZipMs <= ZIP_GOAL ? 'met' : 'NOT met'}`);
-
-      Object.assign(out, { zipFiles: ZIP_FILES, plainZipMs, zipBuiltMs: builtMs, zipMs, zipGoal: ZIP_GOAL, zipMet: zipMs / plainZipMs <= ZIP_GOAL });
     }
     return out;
   } finally {

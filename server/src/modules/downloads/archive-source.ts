@@ -1,7 +1,7 @@
 // A zip archive of 云文档 kept as its frame and holes (zip.ts): the frame object holds every
 // byte but those of the stored entries, which are read from their blobs as the archive is sent.
 // The archive is never written out whole: a download reads each stored file once, from where
-// it already lies, and a range reads only the pieces it covers.
+// it already lies (a few ahead of their turn), and a range reads only the pieces it covers.
 import { Readable } from 'node:stream';
 import type { ContentSource } from '../storage/source';
 import type { ByteRange, ObjectStore } from '../storage/store';
@@ -13,6 +13,11 @@ import type { ZipHole } from './zip';
  * an object store); a longer piece (a deflated entry) streams on its own.
  */
 const FRAME_WINDOW = 1024 * 1024;
+/**
+ * Blobs asked for before their turn: an object store answers each GET after a round trip, and
+ * the archive's stored entries are often small files one after the other.
+ */
+const BLOBS_AHEAD = 4;
 
 type Piece = { frame: true; start: number; end: number } | { frame: false; key: string; start: number; end: number };
 
@@ -70,21 +75,43 @@ export function archiveSource(
     async open(range = { start: 0, end: size - 1 }) {
       const pieces = piecesOf(size, holes, range);
       let window: { start: number; bytes: Buffer } | null = null;
+      /** blob pieces already asked for, by index: the next BLOBS_AHEAD are requested while one streams */
+      const opened = new Map<number, Promise<Readable>>();
+      const openAhead = (from: number) => {
+        for (let i = from, n = 0; i < pieces.length && n < BLOBS_AHEAD; i++) {
+          const p = pieces[i];
+          if (p.frame) continue;
+          n++;
+          if (opened.has(i)) continue;
+          const stream = blob(p.key, { start: p.start, end: p.end - 1 });
+          stream.catch(() => undefined); // a failure is thrown where the piece is read
+          opened.set(i, stream);
+        }
+      };
       async function* bytes(): AsyncGenerator<Buffer> {
-        for (const p of pieces) {
-          if (!p.frame) {
-            for await (const chunk of await blob(p.key, { start: p.start, end: p.end - 1 })) yield chunk as Buffer;
-            continue;
+        try {
+          for (let i = 0; i < pieces.length; i++) {
+            const p = pieces[i];
+            if (!p.frame) {
+              openAhead(i);
+              const stream = await opened.get(i)!;
+              opened.delete(i);
+              for await (const chunk of stream) yield chunk as Buffer;
+              continue;
+            }
+            if (p.end - p.start > FRAME_WINDOW) {
+              for await (const chunk of await store.get(frameKey, { start: p.start, end: p.end - 1 })) yield chunk as Buffer;
+              continue;
+            }
+            if (!window || p.start < window.start || p.end > window.start + window.bytes.length) {
+              const end = Math.min(frameSize, p.start + FRAME_WINDOW);
+              window = { start: p.start, bytes: await readAll(await store.get(frameKey, { start: p.start, end: end - 1 })) };
+            }
+            yield window.bytes.subarray(p.start - window.start, p.end - window.start);
           }
-          if (p.end - p.start > FRAME_WINDOW) {
-            for await (const chunk of await store.get(frameKey, { start: p.start, end: p.end - 1 })) yield chunk as Buffer;
-            continue;
-          }
-          if (!window || p.start < window.start || p.end > window.start + window.bytes.length) {
-            const end = Math.min(frameSize, p.start + FRAME_WINDOW);
-            window = { start: p.start, bytes: await readAll(await store.get(frameKey, { start: p.start, end: end - 1 })) };
-          }
-          yield window.bytes.subarray(p.start - window.start, p.end - window.start);
+        } finally {
+          // a download cut short: the blobs asked for ahead are let go
+          for (const stream of opened.values()) stream.then((s) => s.destroy(), () => undefined);
         }
       }
       return Readable.from(bytes(), { objectMode: false });

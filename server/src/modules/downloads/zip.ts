@@ -100,6 +100,8 @@ export interface ZipBuild {
   abort(): void;
 }
 
+/** Files whose reads are started before their turn, while one is read (see buildZip). */
+const SOURCES_AHEAD = 4;
 /** The head of a file deflated to judge whether the whole would shrink. */
 const SAMPLE_BYTES = 64 * 1024;
 /** Deflated to more than this share of its size, a sample says the file is stored as it is. */
@@ -172,9 +174,9 @@ class Framer extends Transform {
 
 /**
  * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
- * it whole), reading stored files one after the other (one open at a time, besides the 64 KB
- * head of a file of a compressible type read ahead: `compressible`) and reporting the bytes
- * read. With `holes`, a stored entry that names its `hole` is read for its CRC-32 but left out
+ * it whole), reading the files one after the other (the next SOURCES_AHEAD opened meanwhile,
+ * and the 64 KB head of a file of a compressible type read ahead: `compressible`) and reporting
+ * the bytes read. With `holes`, a stored entry that names its `hole` is read for its CRC-32 but left out
  * of the stream: the sink gets the frame only. `done` resolves once the sink has it all.
  */
 export function buildZip(
@@ -196,9 +198,24 @@ export function buildZip(
   });
   /** where yazl's next byte goes: right after an entry's local header when it asks for the entry's stream */
   const cursor = () => (zip as unknown as { outputStreamCursor: number }).outputStreamCursor;
+  /** sources opened before their turn, by entry index (an object store answers each after a round trip) */
+  const opened = new Map<number, Promise<Readable>>();
+  const openAhead = (from: number) => {
+    for (let i = from, n = 0; i < entries.length && n < SOURCES_AHEAD; i++) {
+      const e = entries[i];
+      if (e.kind !== 'file' || e.source === null || e.size === 0) continue;
+      n++;
+      if (opened.has(i)) continue;
+      const source = e.source.open();
+      source.catch(() => undefined); // a failure is reported when the entry's turn comes
+      opened.set(i, source);
+    }
+  };
   const fail = (err: Error) => {
     if (failed) return;
     failed = err;
+    for (const source of opened.values()) source.then((s) => s.destroy(), () => undefined);
+    opened.clear();
     zip.outputStream.unpipe(out);
     out.destroy(err);
     rejectDone(err);
@@ -214,7 +231,7 @@ export function buildZip(
   // entries are added as their compression is decided (a sample of each file of a compressible
   // type is read first): yazl writes them in order meanwhile
   const addAll = async () => {
-    for (const e of entries) {
+    for (const [i, e] of entries.entries()) {
       if (failed) return;
       const mtime = new Date(e.mtimeMs);
       if (e.kind === 'folder') {
@@ -222,22 +239,24 @@ export function buildZip(
       } else if (e.source === null || e.size === 0) {
         zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
       } else {
-        const from = e.source;
-        const compress = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(from, e.size));
+        const compress = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(e.source, e.size));
         const hole = o.holes && !compress && e.hole ? e.hole : null;
         zip.addReadStreamLazy(e.path, { mtime, compress, size: e.size, forceZip64Format: zip64 }, (cb) => {
           if (failed) return cb(failed, undefined as never);
           if (hole) out.holes.push({ at: cursor(), size: e.size, key: hole });
-          // opened only when yazl reaches the entry: one read at a time, from disk or the store
-          from.open().then(
-            (source) => {
+          // read when yazl reaches the entry, one at a time; the next few are opened meanwhile
+          openAhead(i);
+          const pending = opened.get(i)!;
+          opened.delete(i);
+          pending.then(
+            (stream) => {
               const counter = new Counter(onBytes);
-              source.on('error', (err) => {
+              stream.on('error', (err) => {
                 counter.destroy(err);
                 fail(err);
               });
               counter.on('error', (err) => fail(err));
-              cb(null, source.pipe(counter));
+              cb(null, stream.pipe(counter));
             },
             (err: Error) => {
               fail(err);
