@@ -1738,6 +1738,21 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('zip_tasks').dropColumn('holds_blobs').execute();
       },
     },
+    '2026-11-27-0056-name-index-terms': {
+      // SQLite: the terms of the name indexes with the number of names holding each (fts5vocab,
+      // read-only views of the indexes themselves), so that a search learns how common a keyword
+      // is without reading its matches
+      async up(db: Kysely<any>) {
+        if (dialect !== 'sqlite') return;
+        await sql`create virtual table items_name_trigram_terms using fts5vocab(items_name_trigram, 'row')`.execute(db);
+        await sql`create virtual table items_name_grams_terms using fts5vocab(items_name_grams, 'row')`.execute(db);
+      },
+      async down(db: Kysely<any>) {
+        if (dialect !== 'sqlite') return;
+        await sql`drop table if exists items_name_grams_terms`.execute(db);
+        await sql`drop table if exists items_name_trigram_terms`.execute(db);
+      },
+    },
   };
 }
 

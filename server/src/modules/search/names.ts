@@ -84,3 +84,18 @@ export function nameCandidates(keyword: string, extensions: readonly string[] = 
     sql` union `,
   ) as RawBuilder<{ rowid: number }>;
 }
+
+/**
+ * SQLite: at least as many as the names the indexes give for the keyword (`select … as n`),
+ * read from the counts the indexes keep of their terms (fts5vocab tables, migration 0056)
+ * instead of from the matches: exactly the names holding a 1–2-character keyword's token; for a
+ * longer one, the names holding its rarest trigram (0 when one of them is in no name).
+ */
+export function nameCountAtMost(keyword: string): RawBuilder<{ n: number }> {
+  const key = itemNameKey(keyword);
+  const token = gramToken(key);
+  if (token) return sql<{ n: number }>`select coalesce(max(doc), 0) as n from items_name_grams_terms where term = ${token}`;
+  const points = [...key];
+  const trigrams = [...new Set(points.slice(0, -2).map((_, i) => points.slice(i, i + 3).join('')))];
+  return sql<{ n: number }>`select case when count(*) < ${trigrams.length} then 0 else min(doc) end as n from items_name_trigram_terms where term in (${sql.join(trigrams)})`;
+}

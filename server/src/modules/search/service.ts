@@ -9,7 +9,7 @@ import type { TagsService } from '../tags/service';
 import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
-import { matchName, nameCandidates } from './names';
+import { matchName, nameCountAtMost } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
 import { callerScope, inScope } from './scope';
 
@@ -123,26 +123,35 @@ export class SearchService {
    * one (a folder's subtree, a span of days) and the keyword is common in the name indexes.
    * The keyword's index is joined with every item otherwise, and a common keyword with a narrow
    * filter would read thousands of items to keep a few; along the filter's index, names are
-   * checked in the index itself (it holds name_key) and only matches are read.
+   * checked in the index itself (it holds name_key) and only matches are read. How common the
+   * keyword is comes from the indexes' own term counts (an upper bound, read without touching a
+   * match); a range is then counted only as far as the decision needs.
    */
   private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<string | null> {
-    const sizes: { index: string; size: number }[] = [];
+    const candidates: { index: string; range: RawBuilder<unknown> }[] = [];
     if (ranges.idPath) {
       const { from, to } = ranges.idPath;
-      const range = sql`select 1 from items indexed by items_id_path where id_path >= ${from} and id_path < ${to}`;
-      sizes.push({ index: 'items_id_path', size: await this.countUpTo(range, DRIVE_LIMIT + 1) });
+      candidates.push({ index: 'items_id_path', range: sql`select 1 from items indexed by items_id_path where id_path >= ${from} and id_path < ${to}` });
     }
     if (ranges.updated) {
       const { from, to } = ranges.updated;
-      const range = sql`select 1 from items indexed by items_updated where updated_at >= ${from ?? 0} and updated_at < ${to ?? Number.MAX_SAFE_INTEGER}`;
-      sizes.push({ index: 'items_updated', size: await this.countUpTo(range, DRIVE_LIMIT + 1) });
+      candidates.push({
+        index: 'items_updated',
+        range: sql`select 1 from items indexed by items_updated where updated_at >= ${from ?? 0} and updated_at < ${to ?? Number.MAX_SAFE_INTEGER}`,
+      });
     }
-    if (!sizes.length) return null;
-    const narrowest = sizes.reduce((a, b) => (b.size < a.size ? b : a));
-    if (narrowest.size > DRIVE_LIMIT) return null;
-    // a rare keyword: its own index gives fewer items to read than the range holds
-    const enough = Math.ceil(narrowest.size / KEYWORD_SHARE);
-    return (await this.countUpTo(nameCandidates(keyword, ranges.extensions), enough)) < enough ? null : narrowest.index;
+    if (!candidates.length) return null;
+    const { rows } = await nameCountAtMost(keyword).execute(this.db);
+    const names = Number(rows[0]?.n ?? 0);
+    // a range drives when it holds at most DRIVE_LIMIT items and the keyword's index would give
+    // at least 1/KEYWORD_SHARE of them (a rare keyword: its own index reads fewer items)
+    const cap = Math.min(DRIVE_LIMIT, names * KEYWORD_SHARE);
+    let best: { index: string; size: number } | null = null;
+    for (const c of candidates) {
+      const size = await this.countUpTo(c.range, cap + 1);
+      if (size <= cap && (!best || size < best.size)) best = { index: c.index, size };
+    }
+    return best?.index ?? null;
   }
 
   /** SQLite: the rows of a query, counted up to `limit`. */
