@@ -9,6 +9,8 @@ import type { TagsService } from '../tags/service';
 import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
+import { itemNameKey } from '../folders/repository';
+import { gramToken } from './grams';
 import { matchName, nameCountAtMost } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
 import { callerScope, inScope } from './scope';
@@ -16,8 +18,35 @@ import { callerScope, inScope } from './scope';
 export const SEARCH_TOTAL_LIMIT = 10_000;
 /** SQLite: a filter's range of up to this many items may drive a name search (its index is read, names checked in it) */
 const DRIVE_LIMIT = 400_000;
-/** …when the keyword's own index gives at least this share of the range (1/16): else the keyword drives */
-const KEYWORD_SHARE = 16;
+/**
+ * What a name search's pass costs, in microseconds measured on the figure's 1,000,000 items
+ * (bench figure 6): an entry of a filter's range walked (its name checked in the index), a
+ * match read from the table, and a candidate of the keyword's index read and checked against
+ * the filter (a trigram candidate is also checked against the name).
+ */
+const COST = { rangeEntry: 0.25, match: 3, token: 1, trigram: 4 };
+
+/**
+ * SQLite: the widest range of a filter worth walking for a keyword held by about `names` of
+ * `items` items: walking it costs its entries until SEARCH_TOTAL_LIMIT matches are read; the
+ * keyword's index costs its candidates until as many of them lie in the range. The first grows
+ * with the range, the second shrinks: the widest range where walking costs no more.
+ */
+export function walkLimit(names: number, items: number, token: boolean): number {
+  const density = Math.min(1, names / items);
+  const enough = SEARCH_TOTAL_LIMIT + 1;
+  const walk = (r: number) => COST.rangeEntry * (density ? Math.min(r, enough / density) : r) + COST.match * Math.min(enough, r * density);
+  const keyword = (r: number) => (token ? COST.token : COST.trigram) * Math.min(names, r ? (enough * items) / r : names);
+  let lo = 0;
+  let hi = DRIVE_LIMIT;
+  if (walk(hi) <= keyword(hi)) return hi;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (walk(mid) <= keyword(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 export class SearchService {
   constructor(
@@ -125,7 +154,8 @@ export class SearchService {
    * filter would read thousands of items to keep a few; along the filter's index, names are
    * checked in the index itself (it holds name_key) and only matches are read. How common the
    * keyword is comes from the indexes' own term counts (an upper bound, read without touching a
-   * match); a range is then counted only as far as the decision needs.
+   * match); the widest range worth walking follows from it (walkLimit), and a range is counted
+   * only that far.
    */
   private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<string | null> {
     const candidates: { index: string; range: RawBuilder<unknown> }[] = [];
@@ -143,13 +173,13 @@ export class SearchService {
     if (!candidates.length) return null;
     const { rows } = await nameCountAtMost(keyword).execute(this.db);
     const names = Number(rows[0]?.n ?? 0);
-    // a range drives when it holds at most DRIVE_LIMIT items and the keyword's index would give
-    // at least 1/KEYWORD_SHARE of them (a rare keyword: its own index reads fewer items)
-    const cap = Math.min(DRIVE_LIMIT, names * KEYWORD_SHARE);
+    // the items there are, about (ids are not reused)
+    const { rows: top } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
+    const limit = walkLimit(names, Math.max(1, Number(top[0]?.n ?? 1)), gramToken(itemNameKey(keyword)) !== null);
     let best: { index: string; size: number } | null = null;
     for (const c of candidates) {
-      const size = await this.countUpTo(c.range, cap + 1);
-      if (size <= cap && (!best || size < best.size)) best = { index: c.index, size };
+      const size = await this.countUpTo(c.range, limit + 1);
+      if (size <= limit && (!best || size < best.size)) best = { index: c.index, size };
     }
     return best?.index ?? null;
   }
