@@ -76,10 +76,10 @@ describe('compressAndDownload', () => {
   });
 
   it('stops and shows the task’s error when the build failed', async () => {
-    const getStatus = jest.fn().mockResolvedValue({ percent: 30, downloadUrl: '', state: 'failed', error: '打包失败，部分文件可能已被删除，请重新下载' });
+    const getStatus = jest.fn().mockResolvedValue({ percent: 30, downloadUrl: '', state: 'failed', error: '打包失败，部分文件的内容无法读取，请重新下载' });
     await expect(compressAndDownload(['1'], { createTask: async () => ({ taskId: 't1' }), getStatus })).resolves.toBe('failed');
     expect(getStatus).toHaveBeenCalledTimes(1);
-    expect(messages.error).toEqual(['打包失败，部分文件可能已被删除，请重新下载']);
+    expect(messages.error).toEqual(['打包失败，部分文件的内容无法读取，请重新下载']);
     expect(frames()).toHaveLength(0);
     expect(isCompressing()).toBe(false);
   });

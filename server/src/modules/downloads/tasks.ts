@@ -73,7 +73,7 @@ export const DEFAULT_TASK_OPTIONS: ZipTaskOptions = {
   forceZip64Format: false,
 };
 
-export const BUILD_FAILED = '打包失败，部分文件可能已被删除，请重新下载';
+export const BUILD_FAILED = '打包失败，部分文件的内容无法读取，请重新下载';
 const LOST_TOO_OFTEN = '打包多次中断，请重新下载';
 const HEARTBEAT_MS = 1000;
 
