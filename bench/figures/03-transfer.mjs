@@ -32,6 +32,7 @@ import {
 } from '../../e2e/harness.mjs';
 import { objectStoreMissing, startObjectStore, warmObjectStore } from '../../e2e/support/rgw.mjs';
 import { md5File, uploadFile, watchUploadCalls } from '../../e2e/uploadClient.mjs';
+import { pool } from '../lib/load-users.mjs';
 import { ROOT, median, ms, printTable, ratio } from '../lib/util.mjs';
 
 export const id = 'transfer';
@@ -228,14 +229,7 @@ async function zipFigure({ dir, zipSource, server, token, rootId, where }) {
   const eachMb = zipEachMb();
   const zipFolder = await createFolder(server, token, rootId, '打包测速');
   const t = performance.now();
-  const names = fs.readdirSync(zipSource);
-  let at = 0;
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (at < names.length) {
-      const name = names[at++];
-      await uploadFile(server, token, zipFolder.id, path.join(zipSource, name));
-    }
-  }));
+  await pool(fs.readdirSync(zipSource), 4, (name) => uploadFile(server, token, zipFolder.id, path.join(zipSource, name)));
   console.log(`\nuploaded ${ZIP_FILES} files of ${eachMb} MB through the API to ${where} in ${ms(performance.now() - t)}`);
 
   // baseline: zip -0 -r of the same files

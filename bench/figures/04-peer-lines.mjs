@@ -32,6 +32,7 @@ import {
   api, apiOk, createFolder, isUnauthorized, login, personalRoot, startServer,
 } from '../../e2e/harness.mjs';
 import { createUpload, md5File, sendChunks, uploadFile } from '../../e2e/uploadClient.mjs';
+import { pool } from '../lib/load-users.mjs';
 import { ROOT, median, ms, printTable, ratio } from '../lib/util.mjs';
 import { fillLargeFolder, timeApi } from './02-folder-listing.mjs';
 import { peakRss, stamp } from './03-transfer.mjs';
@@ -319,14 +320,7 @@ async function zipLine(server, token, rootId, dir) {
   }
   const folder = await createFolder(server, token, rootId, '打包测速');
   let t = performance.now();
-  const names = fs.readdirSync(source);
-  let at = 0;
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    while (at < names.length) {
-      const name = names[at++];
-      await uploadFile(server, token, folder.id, path.join(source, name));
-    }
-  }));
+  await pool(fs.readdirSync(source), 4, (name) => uploadFile(server, token, folder.id, path.join(source, name)));
   console.log(`\n(uploaded ${ZIP_FILES} files of ${ZIP_FILE_KB} KB through the API, 4 at a time, in ${ms(performance.now() - t)})`);
 
   const zipT0 = performance.now();

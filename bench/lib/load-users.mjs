@@ -1,4 +1,4 @@
-// What the load figures (9: several instances, 10: the operation log's cost) share: signed-in
+// What the load figures (9: several instances, 10: the operation log's cost) share (figures 3 and 4 upload with its pool too): signed-in
 // people with a few small files uploaded through the real calls, a pool of concurrent work,
 // calls without a client timeout, and percentiles.
 import crypto from 'node:crypto';

@@ -3,6 +3,7 @@
 // The archive is never written out whole: a download reads each stored file once, from where
 // it already lies (a few ahead of their turn), and a range reads only the pieces it covers.
 import { Readable } from 'node:stream';
+import { ReadAhead } from '../storage/read-ahead';
 import type { ContentSource } from '../storage/source';
 import type { ByteRange, ObjectStore } from '../storage/store';
 import type { ZipHole } from './zip';
@@ -13,11 +14,6 @@ import type { ZipHole } from './zip';
  * an object store); a longer piece (a deflated entry) streams on its own.
  */
 const FRAME_WINDOW = 1024 * 1024;
-/**
- * Blobs asked for before their turn: an object store answers each GET after a round trip, and
- * the archive's stored entries are often small files one after the other.
- */
-const BLOBS_AHEAD = 4;
 
 type Piece = { frame: true; start: number; end: number } | { frame: false; key: string; start: number; end: number };
 
@@ -75,28 +71,14 @@ export function archiveSource(
     async open(range = { start: 0, end: size - 1 }) {
       const pieces = piecesOf(size, holes, range);
       let window: { start: number; bytes: Buffer } | null = null;
-      /** blob pieces already asked for, by index: the next BLOBS_AHEAD are requested while one streams */
-      const opened = new Map<number, Promise<Readable>>();
-      const openAhead = (from: number) => {
-        for (let i = from, n = 0; i < pieces.length && n < BLOBS_AHEAD; i++) {
-          const p = pieces[i];
-          if (p.frame) continue;
-          n++;
-          if (opened.has(i)) continue;
-          const stream = blob(p.key, { start: p.start, end: p.end - 1 });
-          stream.catch(() => undefined); // a failure is thrown where the piece is read
-          opened.set(i, stream);
-        }
-      };
+      // the blob pieces: the next few are asked for while one streams
+      const blobs = new ReadAhead(pieces, (p) => (p.frame ? null : blob(p.key, { start: p.start, end: p.end - 1 })));
       async function* bytes(): AsyncGenerator<Buffer> {
         try {
           for (let i = 0; i < pieces.length; i++) {
             const p = pieces[i];
             if (!p.frame) {
-              openAhead(i);
-              const stream = await opened.get(i)!;
-              opened.delete(i);
-              for await (const chunk of stream) yield chunk as Buffer;
+              for await (const chunk of await blobs.take(i)) yield chunk as Buffer;
               continue;
             }
             if (p.end - p.start > FRAME_WINDOW) {
@@ -111,7 +93,7 @@ export function archiveSource(
           }
         } finally {
           // a download cut short: the blobs asked for ahead are let go
-          for (const stream of opened.values()) stream.then((s) => s.destroy(), () => undefined);
+          blobs.close();
         }
       }
       return Readable.from(bytes(), { objectMode: false });

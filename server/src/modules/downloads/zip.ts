@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import { ZipFile } from 'yazl';
 import { extensionOf } from '../folders/service';
 import { portableName } from '../../lib/names';
+import { ReadAhead } from '../storage/read-ahead';
 import type { ContentSource } from '../storage/source';
 
 /**
@@ -100,8 +101,6 @@ export interface ZipBuild {
   abort(): void;
 }
 
-/** Files whose reads are started before their turn, while one is read (see buildZip). */
-const SOURCES_AHEAD = 4;
 /** The head of a file deflated to judge whether the whole would shrink. */
 const SAMPLE_BYTES = 64 * 1024;
 /** Deflated to more than this share of its size, a sample says the file is stored as it is. */
@@ -174,7 +173,7 @@ class Framer extends Transform {
 
 /**
  * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
- * it whole), reading the files one after the other (the next SOURCES_AHEAD opened meanwhile,
+ * it whole), reading the files one after the other (the next few opened meanwhile: ReadAhead,
  * and the 64 KB head of a file of a compressible type read ahead: `compressible`) and reporting
  * the bytes read. With `holes`, a stored entry that names its `hole` is read for its CRC-32 but left out
  * of the stream: the sink gets the frame only. `done` resolves once the sink has it all.
@@ -198,24 +197,11 @@ export function buildZip(
   });
   /** where yazl's next byte goes: right after an entry's local header when it asks for the entry's stream */
   const cursor = () => (zip as unknown as { outputStreamCursor: number }).outputStreamCursor;
-  /** sources opened before their turn, by entry index (an object store answers each after a round trip) */
-  const opened = new Map<number, Promise<Readable>>();
-  const openAhead = (from: number) => {
-    for (let i = from, n = 0; i < entries.length && n < SOURCES_AHEAD; i++) {
-      const e = entries[i];
-      if (e.kind !== 'file' || e.source === null || e.size === 0) continue;
-      n++;
-      if (opened.has(i)) continue;
-      const source = e.source.open();
-      source.catch(() => undefined); // a failure is reported when the entry's turn comes
-      opened.set(i, source);
-    }
-  };
+  const sources = new ReadAhead(entries, (e) => (e.kind === 'file' && e.source !== null && e.size > 0 ? e.source.open() : null));
   const fail = (err: Error) => {
     if (failed) return;
     failed = err;
-    for (const source of opened.values()) source.then((s) => s.destroy(), () => undefined);
-    opened.clear();
+    sources.close();
     zip.outputStream.unpipe(out);
     out.destroy(err);
     rejectDone(err);
@@ -245,10 +231,7 @@ export function buildZip(
           if (failed) return cb(failed, undefined as never);
           if (hole) out.holes.push({ at: cursor(), size: e.size, key: hole });
           // read when yazl reaches the entry, one at a time; the next few are opened meanwhile
-          openAhead(i);
-          const pending = opened.get(i)!;
-          opened.delete(i);
-          pending.then(
+          sources.take(i).then(
             (stream) => {
               const counter = new Counter(onBytes);
               stream.on('error', (err) => {

@@ -67,7 +67,7 @@ function extensionTokens(ext: string): string {
  * common keyword with a rare extension reads a fraction of the items. The extension condition
  * stays on the query: this only leaves out names it would refuse.
  */
-export function nameCandidates(keyword: string, extensions: readonly string[] = []): RawBuilder<{ rowid: number }> {
+function nameCandidates(keyword: string, extensions: readonly string[] = []): RawBuilder<{ rowid: number }> {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
   // every extension narrowable, or no narrowing (a name of another would be left out)
@@ -83,6 +83,11 @@ export function nameCandidates(keyword: string, extensions: readonly string[] = 
     exts.map((e) => sql<{ rowid: number }>`select rowid from items_name_trigram where name_key glob ${pattern} and name_key glob ${`*.${e}`}`),
     sql` union `,
   ) as RawBuilder<{ rowid: number }>;
+}
+
+/** Whether the keyword is found by one token of the gram index (1–2 characters), not by trigrams. */
+export function isTokenKeyword(keyword: string): boolean {
+  return gramToken(itemNameKey(keyword)) !== null;
 }
 
 /**

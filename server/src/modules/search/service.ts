@@ -9,9 +9,7 @@ import type { TagsService } from '../tags/service';
 import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
-import { itemNameKey } from '../folders/repository';
-import { gramToken } from './grams';
-import { matchName, nameCountAtMost } from './names';
+import { isTokenKeyword, matchName, nameCountAtMost } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
 import { callerScope, inScope } from './scope';
 
@@ -175,7 +173,7 @@ export class SearchService {
     const names = Number(rows[0]?.n ?? 0);
     // the items there are, about (ids are not reused)
     const { rows: top } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
-    const limit = walkLimit(names, Math.max(1, Number(top[0]?.n ?? 1)), gramToken(itemNameKey(keyword)) !== null);
+    const limit = walkLimit(names, Math.max(1, Number(top[0]?.n ?? 1)), isTokenKeyword(keyword));
     let best: { index: string; size: number } | null = null;
     for (const c of candidates) {
       const size = await this.countUpTo(c.range, limit + 1);
