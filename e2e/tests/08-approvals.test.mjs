@@ -72,6 +72,8 @@ describe('approvals', () => {
       const drawer = page.getByRole('dialog').filter({ hasText: '新建流程' });
       await drawer.getByLabel('流程名称').fill(flowName);
       await drawer.getByLabel('允许附加文件').click();
+      // the switch shows it on before anything else is filled (the start form offers 选择文件 only then)
+      await drawer.getByRole('switch', { name: '允许附加文件', checked: true }).waitFor();
       await drawer.getByRole('button', { name: '添加字段' }).click();
       await drawer.getByLabel('字段 1 名称').fill('用途');
       for (const [n, who, stepName] of [[1, first, '部门审批'], [2, second, '法务审批']]) {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -72,6 +73,7 @@ function filesUnder(dir: string): string[] {
       const content = crypto.randomBytes(12 * MiB + 333);
       const file = await uploadFile(app(), { token }, rootId, '大文件.bin', content, 5 * MiB);
       const blob = await app().db.selectFrom('blobs').selectAll().where('md5', '=', md5(content)).executeTakeFirstOrThrow();
+      expect(Number(blob.crc32)).toBe(zlib.crc32(content)); // carried with the MD5 over the parts' spools
       expect(await keys(store(), 'blobs/')).toContain(`blobs/${blob.storage_key}`);
       expect(filesUnder(path.join(server.config.dataDir, 'blobs'))).toEqual([]);
 
@@ -198,6 +200,7 @@ function filesUnder(dir: string): string[] {
         expect(merged.status).toBe(200);
         const blob = await app().db.selectFrom('blobs').selectAll().where('md5', '=', md5(content)).executeTakeFirstOrThrow();
         expect(blob.storage_key).toBe(`up/${first}`); // completed where the upload was started, not copied
+        expect(Number(blob.crc32)).toBe(zlib.crc32(content)); // made again from the completed object at the merge
         expect(await unfinished(first)).toEqual([]);
         expect(md5((await raw(app(), 'GET', `/api/User/FileTransfer/Download/${merged.body.result.id}`, { token })).payload)).toBe(md5(content));
         expect(filesUnder(path.join(server.config.dataDir, 'tmp', 'upload-parts'))).toEqual([]);
@@ -255,6 +258,7 @@ function filesUnder(dir: string): string[] {
       const content = crypto.randomBytes(1000);
       const file = await uploadFile(app(), { token }, rootId, '丢失.bin', content, 5 * MiB);
       const blob = await app().db.selectFrom('blobs').selectAll().where('md5', '=', md5(content)).executeTakeFirstOrThrow();
+      expect(Number(blob.crc32)).toBe(zlib.crc32(content)); // a chunk kept as an object
       await store().delete([`blobs/${blob.storage_key}`]);
       const res = await call(app(), 'GET', `/api/User/FileTransfer/Download/${file.id}`, { token });
       expect(res.status).toBe(500);

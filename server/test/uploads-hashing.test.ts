@@ -1,12 +1,14 @@
-// The upload hashing worker: the running MD5 of each session's contiguous prefix of recorded
-// chunks, which lets the merge skip reading the staging file again.
+// The upload hashing worker: the running MD5 and CRC-32 of each session's contiguous prefix of
+// recorded chunks, which lets the merge skip reading the staging file again.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { UploadHashing, type StagedFile } from '../src/modules/uploads/hashing';
 
-const md5 = (b: Buffer) => crypto.createHash('md5').update(b).digest('hex');
+/** what the worker answers for the whole of `b` */
+const md5 = (b: Buffer) => ({ md5: crypto.createHash('md5').update(b).digest('hex'), crc32: zlib.crc32(b) });
 const CHUNK = 64 * 1024;
 
 describe('upload hashing worker', () => {
@@ -37,25 +39,25 @@ describe('upload hashing worker', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('makes the whole file’s MD5 from chunks recorded in any order, without reading the file at the merge', async () => {
+  it('makes the whole file’s MD5 and CRC-32 from chunks recorded in any order, without reading the file at the merge', async () => {
     for (const n of [2, 1, 5, 3, 4, 3]) {
       write(n);
       hashing.recorded(staged, n);
     }
     // the digest is answered after the chunks told before it; then the bytes on disk change
     // behind its back, and the digest still comes from what was hashed as chunks came
-    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+    await expect(hashing.digest(staged)).resolves.toEqual(md5(content));
     fs.writeFileSync(staged.file, zeroed());
-    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+    await expect(hashing.digest(staged)).resolves.toEqual(md5(content));
     // read from the start, it sees the file as it is now
-    await expect(hashing.digest(staged, true)).resolves.toBe(md5(zeroed()));
+    await expect(hashing.digest(staged, true)).resolves.toEqual(md5(zeroed()));
   });
 
   it('finishes from disk what was not recorded before the digest', async () => {
     fs.writeFileSync(staged.file, content);
     hashing.recorded(staged, 1);
     hashing.recorded(staged, 3); // ahead of a gap: not in the prefix yet
-    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+    await expect(hashing.digest(staged)).resolves.toEqual(md5(content));
   });
 
   it('hashes the file from its start when it knows nothing of the session (after a restart)', async () => {
@@ -64,7 +66,7 @@ describe('upload hashing worker', () => {
     const fresh = new UploadHashing();
     try {
       fresh.recorded(staged, 1); // not running, nothing known: nothing to do
-      await expect(fresh.digest(staged)).resolves.toBe(md5(content));
+      await expect(fresh.digest(staged)).resolves.toEqual(md5(content));
     } finally {
       await fresh.close();
     }
@@ -79,7 +81,7 @@ describe('upload hashing worker', () => {
     await (hashing as unknown as { worker: { worker: { terminate(): Promise<number> } } }).worker.worker.terminate();
     await expect(pending).rejects.toThrow();
     fs.writeFileSync(staged.file, content);
-    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+    await expect(hashing.digest(staged)).resolves.toEqual(md5(content));
   });
 
   it('refuses a digest of a file shorter than the session, and forgets a prefix it could not read', async () => {
@@ -88,6 +90,6 @@ describe('upload hashing worker', () => {
     hashing.recorded(staged, 2); // not on disk: the prefix is dropped
     await expect(hashing.digest(staged)).rejects.toThrow(/shorter/);
     fs.writeFileSync(staged.file, content);
-    await expect(hashing.digest(staged)).resolves.toBe(md5(content));
+    await expect(hashing.digest(staged)).resolves.toEqual(md5(content));
   });
 });

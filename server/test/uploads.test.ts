@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { insertShare } from '../src/modules/shares/repository';
 import { call, databaseKinds, HAN, ENGLISH_FRAMEWORK_TEXT, ok, roleCast, startServer, userWithToken, type TestServer, type TestUser } from './support/harness';
 import { chunkCount, chunkOf, createFolders, createTask, listNames, md5, merge, rapid, sendChunk, uploadFile, type Auth } from './support/uploads';
@@ -42,6 +43,12 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     if (v.blob_id === null) return Buffer.alloc(0);
     const b = await db().selectFrom('blobs').selectAll().where('id', '=', Number(v.blob_id)).executeTakeFirstOrThrow();
     return fs.readFileSync(server.app.services.folders.blobs.pathOf(b.storage_key));
+  };
+  /** the CRC-32 kept with the file's blob (for zip archives), null when unknown */
+  const blobCrc = async (fileId: string): Promise<number | null> => {
+    const v = await db().selectFrom('file_versions').select('blob_id').where('item_id', '=', Number(fileId)).where('is_master', '=', 1).executeTakeFirstOrThrow();
+    const b = await db().selectFrom('blobs').select('crc32').where('id', '=', Number(v.blob_id)).executeTakeFirstOrThrow();
+    return b.crc32 === null ? null : Number(b.crc32);
   };
   const expectError = (res: { status: number; body: any }, status: number, code: number) => {
     expect({ status: res.status, code: res.body?.code, result: res.body?.result }).toEqual({ status, code, result: null });
@@ -183,6 +190,13 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expect([a.body.code, b.body.code]).toEqual([200, 200]);
     const item = (await merge(app(), as(owner), fileId, md5(content))).body.result;
     expect((await blobContent(item.id)).equals(content)).toBe(true);
+    // its CRC-32 was made from the chunks as they came, in order, for zip archives
+    expect(await blobCrc(item.id)).toBe(zlib.crc32(content));
+    // a blob from before CRC-32s were kept learns it when the same content is uploaded again
+    await db().updateTable('blobs').set({ crc32: null }).where('md5', '=', md5(content)).execute();
+    expect(await blobCrc(item.id)).toBeNull();
+    await uploadFile(app(), as(owner), (await newFolder()).id, '同内容.bin', content, CHUNK);
+    expect(await blobCrc(item.id)).toBe(zlib.crc32(content));
   });
 
   test('ChunkHash mismatch: 422, not recorded; wrong number, sizes, too long, too short: refused', async () => {
@@ -719,6 +733,7 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     for (const n of [3, 5, 6]) await sendChunk(next, as(owner), fileId, n, chunkOf(content, n, CHUNK), { chunkSize: CHUNK, totalSize: content.length });
     const item = (await merge(next, as(owner), fileId, md5(content))).body.result;
     expect((await blobContent(item.id)).equals(content)).toBe(true);
+    expect(await blobCrc(item.id)).toBe(zlib.crc32(content));
   });
 
   test('chunk count and sizes agree with the client for every size around the chunk size', () => {

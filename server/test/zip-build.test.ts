@@ -5,12 +5,14 @@
 // - what is deflated: files of compressible types whose head shrinks; a .txt or .log holding
 //   random (compressed, encrypted) bytes is stored as it is, as a .jpg always is;
 // - an archive kept as its frame and holes (the stored entries read from their blobs when it is
-//   sent) is, put together, byte for byte the archive built whole, and so is any range of it.
+//   sent) is, put together, byte for byte the archive built whole, and so is any range of it;
+//   with the CRC-32 of each blob known, the build reads none of the stored files.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { archiveSource } from '../src/modules/downloads/archive-source';
 import { buildZip, type ZipBuilt, type ZipEntry } from '../src/modules/downloads/zip';
@@ -204,6 +206,42 @@ describe('an archive kept as its frame and holes', () => {
       const got = await read(await source.open(r));
       expect({ r, same: got.equals(whole.subarray(r.start, r.end + 1)) }).toEqual({ r, same: true });
     }
+  });
+
+  test('with the CRC-32 of each blob known (made at upload), no stored entry with a hole is read, and the frame is the same', async () => {
+    const wholeReads: string[] = [];
+    const entries = entriesWith(true).map((e): ZipEntry => {
+      if (e.kind !== 'file' || !e.source) return e;
+      const inner = e.source;
+      const buf = contents.find(([name]) => name === e.path)![1];
+      return {
+        ...e,
+        crc32: zlib.crc32(buf),
+        source: {
+          stat: () => inner.stat(),
+          open: (range?: { start: number; end: number }) => {
+            if (!range) wholeReads.push(e.path); // a sample of the head comes with a range
+            return inner.open(range);
+          },
+        },
+      };
+    });
+    const parts: Buffer[] = [];
+    let counted = 0;
+    const again = await buildZip(
+      entries,
+      async (f) => {
+        for await (const c of f) parts.push(c as Buffer);
+      },
+      (n) => (counted += n),
+      { holes: true },
+    ).done;
+    // read whole: the deflated file and the stored one without a hole; the rest are holes
+    expect(wholeReads.sort()).toEqual(['说明.txt', '资料/无来源.jpg'].sort());
+    expect(Buffer.concat(parts).equals(frame)).toBe(true);
+    expect(again).toEqual(built);
+    // the progress still reaches every byte of the files
+    expect(counted).toBe(contents.reduce((sum, [, buf]) => sum + buf.length, 0));
   });
 
   test('a frame that is not there whole makes stat() answer null (the download is refused before any byte)', async () => {

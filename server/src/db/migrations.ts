@@ -1753,6 +1753,19 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await sql`drop table if exists items_name_trigram_terms`.execute(db);
       },
     },
+    '2026-11-27-0057-blob-crc32': {
+      // each blob's CRC-32, made as it is uploaded (alongside the MD5), so that a zip of stored
+      // files needs no read of them before it is sent; the running CRC-32 of an upload's chunks
+      // kept in the object store travels with its MD5 state
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('blobs').addColumn('crc32', 'bigint').execute();
+        await db.schema.alterTable('upload_sessions').addColumn('crc32_state', 'bigint').execute();
+      },
+      async down(db: Kysely<any>) {
+        await db.schema.alterTable('upload_sessions').dropColumn('crc32_state').execute();
+        await db.schema.alterTable('blobs').dropColumn('crc32').execute();
+      },
+    },
   };
 }
 

@@ -546,6 +546,8 @@ export interface BlobsTable {
   /** file versions holding this content; the blob goes at 0 */
   ref_count: number;
   created_at: number;
+  /** CRC-32 of the content (unsigned), when known: made at upload; null for older blobs */
+  crc32: Generated<number | null>;
 }
 
 export interface FileVersionsTable {
@@ -701,6 +703,8 @@ export interface UploadSessionsTable {
   quota_owner_id: number | null;
   /** chunks kept as objects: hash-wasm's saved MD5 state of chunks 1..hashed_through (base64) */
   md5_state: Generated<string | null>;
+  /** CRC-32 of the same chunks 1..hashed_through (null: none yet) */
+  crc32_state: Generated<number | null>;
   hashed_through: Generated<number>;
   /** S3 with chunks of 5 MiB or more: the multipart upload whose parts the chunks are */
   multipart_id: Generated<string | null>;

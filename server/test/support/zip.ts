@@ -1,6 +1,7 @@
 // Reads a zip the server made (yauzl): every entry's name, compression method, UTF-8 flag and
-// the MD5 of its content.
+// the MD5 of its content, checking its CRC-32 as an unzip program does (yauzl does not).
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 
 export interface ZipEntryInfo {
@@ -25,9 +26,14 @@ export function readZip(buffer: Buffer): Promise<ZipEntryInfo[]> {
         zip.openReadStream(entry, (e, stream) => {
           if (e || !stream) return reject(e);
           const hash = crypto.createHash('md5');
-          stream.on('data', (c: Buffer) => hash.update(c));
+          let crc = 0;
+          stream.on('data', (c: Buffer) => {
+            hash.update(c);
+            crc = zlib.crc32(c, crc);
+          });
           stream.on('error', reject);
           stream.on('end', () => {
+            if (crc !== entry.crc32) return reject(new Error(`CRC-32 of ${entry.fileName} in the archive is ${entry.crc32}, its content's is ${crc}`));
             info.md5 = hash.digest('hex');
             zip.readEntry();
           });

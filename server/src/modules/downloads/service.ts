@@ -215,17 +215,22 @@ export class DownloadsService {
 
     // the master content of every file, in slices
     const fileIds = plan.filter((p) => p.row.type === 'file').map((p) => p.row.id);
-    const content = new Map<number, { size: number; storageKey: string | null; blobId: number | null }>();
+    const content = new Map<number, { size: number; storageKey: string | null; blobId: number | null; crc32: number | null }>();
     for (let at = 0; at < fileIds.length; at += 5000) {
       const masters = await this.db
         .selectFrom('file_versions')
         .leftJoin('blobs', 'blobs.id', 'file_versions.blob_id')
-        .select(['file_versions.item_id', 'file_versions.size', 'file_versions.blob_id', 'blobs.storage_key'])
+        .select(['file_versions.item_id', 'file_versions.size', 'file_versions.blob_id', 'blobs.storage_key', 'blobs.crc32'])
         .where('file_versions.item_id', 'in', fileIds.slice(at, at + 5000))
         .where('file_versions.is_master', '=', 1)
         .execute();
       for (const m of masters) {
-        content.set(Number(m.item_id), { size: Number(m.size), storageKey: m.storage_key ?? null, blobId: m.blob_id === null ? null : Number(m.blob_id) });
+        content.set(Number(m.item_id), {
+          size: Number(m.size),
+          storageKey: m.storage_key ?? null,
+          blobId: m.blob_id === null ? null : Number(m.blob_id),
+          crc32: m.crc32 === null || m.crc32 === undefined ? null : Number(m.crc32),
+        });
       }
     }
     let total = 0;
@@ -236,7 +241,7 @@ export class DownloadsService {
       const size = c?.size ?? 0;
       total += size;
       const stored = size > 0 && !!c?.storageKey;
-      return { kind: 'file', path: p, mtimeMs, size, storageKey: stored ? c.storageKey : null, blobId: stored ? c.blobId : null };
+      return { kind: 'file', path: p, mtimeMs, size, storageKey: stored ? c.storageKey : null, blobId: stored ? c.blobId : null, crc32: stored ? c.crc32 : null };
     });
     if (total > this.limits.maxBytes) {
       throw badRequest(`打包下载的文件总大小不能超过 ${formatBytes(this.limits.maxBytes)}，请分批下载`);

@@ -17,10 +17,13 @@ import { buildZip, type ZipBuild, type ZipEntry, type ZipHole } from './zip';
 
 export type TaskState = ZipTasksTable['state'];
 
-/** An entry as the task keeps it: a blob (its id and storage key) instead of an open source. */
+/**
+ * An entry as the task keeps it: a blob (its id, storage key and CRC-32 where known) instead of
+ * an open source.
+ */
 export type StoredZipEntry =
   | { kind: 'folder'; path: string; mtimeMs: number }
-  | { kind: 'file'; path: string; mtimeMs: number; size: number; storageKey: string | null; blobId?: number | null };
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; storageKey: string | null; blobId?: number | null; crc32?: number | null };
 
 export interface ZipTask {
   readonly id: string;
@@ -330,7 +333,15 @@ export class ZipTasks {
     const entries: ZipEntry[] = stored.map((e) =>
       e.kind === 'folder'
         ? e
-        : { kind: 'file', path: e.path, mtimeMs: e.mtimeMs, size: e.size, source: e.storageKey ? this.blobs.source(e.storageKey) : null, hole: e.storageKey && e.blobId != null ? e.storageKey : undefined },
+        : {
+            kind: 'file',
+            path: e.path,
+            mtimeMs: e.mtimeMs,
+            size: e.size,
+            source: e.storageKey ? this.blobs.source(e.storageKey) : null,
+            hole: e.storageKey && e.blobId != null ? e.storageKey : undefined,
+            crc32: e.crc32 ?? null,
+          },
     );
     const key = objectKeyOf(row.id, Number(row.attempts));
     const state = { processed: 0, build: null as unknown as ZipBuild };

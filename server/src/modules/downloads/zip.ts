@@ -4,7 +4,7 @@
 // then kept as its frame (headers, deflated entries, central directory) and the blobs it lies
 // over, and put together again as it is sent (archive-source.ts).
 import { createRequire } from 'node:module';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { ZipFile } from 'yazl';
 import { extensionOf } from '../folders/service';
@@ -13,14 +13,36 @@ import { ReadAhead } from '../storage/read-ahead';
 import type { ContentSource } from '../storage/source';
 
 /**
+ * Stand-ins for the bytes of a stored entry whose CRC-32 is known (made when its blob was
+ * uploaded): views of one zeroed buffer, each mapped to that CRC-32. They pass through yazl in
+ * place of the file, which is then never read to build the archive, and are left out of the
+ * frame as the entry's hole.
+ */
+const knownCrc = new WeakMap<Buffer, number>();
+const ZEROS = Buffer.alloc(1 << 20);
+
+/** `size` bytes that yazl takes as a content whose CRC-32 is `crc32` (its hole is sent instead). */
+function standIn(size: number, crc32: number): Readable {
+  function* views() {
+    for (let at = 0; at < size; at += ZEROS.length) {
+      const view = ZEROS.subarray(0, Math.min(ZEROS.length, size - at));
+      knownCrc.set(view, crc32);
+      yield view;
+    }
+  }
+  return Readable.from(views(), { objectMode: false });
+}
+
+/**
  * yazl takes each entry's CRC-32 from buffer-crc32, a JavaScript loop over every byte (about
  * 300 MB/s here: three seconds of a gigabyte's archive); Node's zlib.crc32 gives the same
- * numbers at over 4 GB/s. yazl calls `unsigned` on the module object it required, so that
- * function of the very instance yazl uses is replaced, once.
+ * numbers at over 4 GB/s, and a stand-in gives its known CRC-32 without any work. yazl calls
+ * `unsigned` on the module object it required, so that function of the very instance yazl uses
+ * is replaced, once.
  */
 function fastCrc32ForYazl(): void {
   const crc = createRequire(require.resolve('yazl'))('buffer-crc32') as { unsigned: (buf: Buffer, previous?: number | Buffer) => number };
-  crc.unsigned = (buf, previous = 0) => zlib.crc32(buf, Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : previous);
+  crc.unsigned = (buf, previous = 0) => knownCrc.get(buf) ?? zlib.crc32(buf, Buffer.isBuffer(previous) ? previous.readUInt32BE(0) : previous);
 }
 fastCrc32ForYazl();
 
@@ -74,11 +96,12 @@ export class NameScope {
 /**
  * One entry of an archive: a folder, or a file whose bytes come from `source` (null when empty).
  * `hole`: the stored object the same bytes can be read from when the archive is sent (a blob
- * the archive holds); a stored (not deflated) entry with one is left out of the frame.
+ * the archive holds); a stored (not deflated) entry with one is left out of the frame, and is
+ * not even read when its `crc32` is known.
  */
 export type ZipEntry =
   | { kind: 'folder'; path: string; mtimeMs: number }
-  | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null; hole?: string };
+  | { kind: 'file'; path: string; mtimeMs: number; size: number; source: ContentSource | null; hole?: string; crc32?: number | null };
 
 /** Where the bytes of a stored entry lie in the archive: `size` bytes at `at`, read from `key`. */
 export interface ZipHole {
@@ -105,6 +128,8 @@ export interface ZipBuild {
 const SAMPLE_BYTES = 64 * 1024;
 /** Deflated to more than this share of its size, a sample says the file is stored as it is. */
 const STORE_ABOVE = 0.9;
+/** How many files ahead of the one being added have their compression decided meanwhile. */
+const DECIDE_AHEAD = 8;
 
 /**
  * Whether a file of a compressible type is worth deflating: files up to SAMPLE_BYTES are; a
@@ -175,8 +200,9 @@ class Framer extends Transform {
  * Makes the entries into a zip archive handed to `sink` as one stream (the object store writes
  * it whole), reading the files one after the other (the next few opened meanwhile: ReadAhead,
  * and the 64 KB head of a file of a compressible type read ahead: `compressible`) and reporting
- * the bytes read. With `holes`, a stored entry that names its `hole` is read for its CRC-32 but left out
- * of the stream: the sink gets the frame only. `done` resolves once the sink has it all.
+ * the bytes read. With `holes`, a stored entry that names its `hole` is left out of the stream
+ * (read for its CRC-32 unless that is known): the sink gets the frame only. `done` resolves
+ * once the sink has it all.
  */
 export function buildZip(
   entries: readonly ZipEntry[],
@@ -197,7 +223,35 @@ export function buildZip(
   });
   /** where yazl's next byte goes: right after an entry's local header when it asks for the entry's stream */
   const cursor = () => (zip as unknown as { outputStreamCursor: number }).outputStreamCursor;
-  const sources = new ReadAhead(entries, (e) => (e.kind === 'file' && e.source !== null && e.size > 0 ? e.source.open() : null));
+  const isContent = (e: ZipEntry): e is Extract<ZipEntry, { kind: 'file' }> & { source: ContentSource } => e.kind === 'file' && e.source !== null && e.size > 0;
+  /** a stored entry left out of the frame whose CRC-32 is known needs no read at all */
+  const knownHole = (e: ZipEntry) => o.holes === true && e.kind === 'file' && !!e.hole && e.crc32 != null;
+  // whether each file is deflated: decided a few entries ahead (a compressible type's head is read)
+  const compressed: (boolean | undefined)[] = [];
+  const deciding: Promise<boolean>[] = [];
+  const decide = (i: number): Promise<boolean> => {
+    const e = entries[i];
+    if (!isContent(e)) return Promise.resolve(false);
+    deciding[i] ??= (async () => {
+      const c = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(e.source, e.size));
+      compressed[i] = c;
+      return c;
+    })();
+    deciding[i].catch(() => undefined); // a failure is thrown where the decision is awaited
+    return deciding[i];
+  };
+  /** whether entry i is read: a content not known to be a known hole (undecided: not yet) */
+  const isRead = (i: number): boolean | null => {
+    const e = entries[i];
+    if (!isContent(e)) return false;
+    if (!knownHole(e)) return true;
+    if (!shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1))) return false;
+    return compressed[i] === undefined ? null : compressed[i];
+  };
+  const sources = new ReadAhead(
+    entries.map((_, i) => i),
+    (i) => (isRead(i) === true ? (entries[i] as { source: ContentSource }).source.open() : null),
+  );
   const fail = (err: Error) => {
     if (failed) return;
     failed = err;
@@ -215,21 +269,28 @@ export function buildZip(
 
   const zip64 = o.forceZip64Format === true;
   // entries are added as their compression is decided (a sample of each file of a compressible
-  // type is read first): yazl writes them in order meanwhile
+  // type is read first, for the next few files at once): yazl writes them in order meanwhile
   const addAll = async () => {
     for (const [i, e] of entries.entries()) {
       if (failed) return;
       const mtime = new Date(e.mtimeMs);
       if (e.kind === 'folder') {
         zip.addEmptyDirectory(e.path, { mtime });
-      } else if (e.source === null || e.size === 0) {
+      } else if (!isContent(e)) {
         zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
       } else {
-        const compress = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(e.source, e.size));
+        for (let j = i + 1; j < Math.min(entries.length, i + DECIDE_AHEAD); j++) void decide(j);
+        const compress = await decide(i);
         const hole = o.holes && !compress && e.hole ? e.hole : null;
+        const known = hole && knownHole(e) ? (e.crc32 as number) : null;
         zip.addReadStreamLazy(e.path, { mtime, compress, size: e.size, forceZip64Format: zip64 }, (cb) => {
           if (failed) return cb(failed, undefined as never);
           if (hole) out.holes.push({ at: cursor(), size: e.size, key: hole });
+          if (known !== null) {
+            // not read: the hole is what is sent
+            onBytes(e.size);
+            return cb(null, standIn(e.size, known));
+          }
           // read when yazl reaches the entry, one at a time; the next few are opened meanwhile
           sources.take(i).then(
             (stream) => {

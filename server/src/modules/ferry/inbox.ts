@@ -193,7 +193,7 @@ export class FerryInbox {
         for (const [i, f] of m.files.entries()) {
           let blobId: number | null = null;
           if (f.size > 0) {
-            const adopted = await this.blobs.adopt(trx, pkg.files[i], md5s[i], f.size, now);
+            const adopted = await this.blobs.adopt(trx, pkg.files[i], { md5: md5s[i], crc32: pkg.crc32s[i] ?? null }, f.size, now);
             blobId = adopted.blob?.id ?? null;
             if (adopted.created) created.push(adopted.created);
           }

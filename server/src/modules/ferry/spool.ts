@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 
@@ -242,19 +243,23 @@ export interface ReceivedPackage {
   files: string[];
   /** each file's MD5, computed in the same read as its SHA-256 (the file store keys content by MD5) */
   md5s: string[];
+  /** each file's CRC-32 from the same read (kept with its blob, for zip archives) */
+  crc32s: number[];
 }
 
-/** SHA-256 and MD5 of a file in one read. */
-async function hashBoth(file: string): Promise<{ sha256: string; md5: string }> {
+/** SHA-256, MD5 and CRC-32 of a file in one read. */
+async function hashBoth(file: string): Promise<{ sha256: string; md5: string; crc32: number }> {
   const sha = crypto.createHash('sha256');
   const md5 = crypto.createHash('md5');
+  let crc32 = 0;
   await pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), async function* (source) {
     for await (const chunk of source) {
       sha.update(chunk as Buffer);
       md5.update(chunk as Buffer);
+      crc32 = zlib.crc32(chunk as Buffer, crc32);
     }
   });
-  return { sha256: sha.digest('hex'), md5: md5.digest('hex') };
+  return { sha256: sha.digest('hex'), md5: md5.digest('hex'), crc32 };
 }
 
 export interface Rejected {
@@ -313,16 +318,16 @@ async function verify(
   secret: string,
   zone: string,
   seen: (packageId: string) => Promise<boolean>,
-): Promise<{ manifest: Manifest | null; signed: boolean; reason: RejectReason | null; detail: string; md5s: string[] }> {
+): Promise<{ manifest: Manifest | null; signed: boolean; reason: RejectReason | null; detail: string; md5s: string[]; crc32s: number[] }> {
   let bytes: Buffer;
   let signature: string;
   try {
     bytes = await fs.promises.readFile(path.join(dir, 'manifest.json'));
     signature = await fs.promises.readFile(path.join(dir, 'manifest.sig'), 'utf8');
   } catch {
-    return { manifest: null, signed: false, reason: 'unreadable', detail: '缺少清单或签名', md5s: [] };
+    return { manifest: null, signed: false, reason: 'unreadable', detail: '缺少清单或签名', md5s: [], crc32s: [] };
   }
-  const refuse = (m: Manifest | null, reason: RejectReason, detail = '') => ({ manifest: m, signed: true, reason, detail, md5s: [] });
+  const refuse = (m: Manifest | null, reason: RejectReason, detail = '') => ({ manifest: m, signed: true, reason, detail, md5s: [], crc32s: [] });
   // what an unsigned manifest names is kept for the audit, as a claim; it is never imported
   if (!signatureHolds(bytes, signature, secret)) return { ...refuse(parseManifest(bytes), 'badSignature'), signed: false };
   const manifest = parseManifest(bytes);
@@ -330,6 +335,7 @@ async function verify(
   if (manifest.toZone !== zone) return refuse(manifest, 'wrongZone', manifest.toZone);
   if (await seen(manifest.packageId)) return refuse(manifest, 'replayed', manifest.packageId);
   const md5s: string[] = [];
+  const crc32s: number[] = [];
   for (const [i, f] of manifest.files.entries()) {
     const file = path.join(dir, 'files', String(i));
     const stat = await fs.promises.stat(file).catch(() => null);
@@ -338,8 +344,9 @@ async function verify(
     const got = await hashBoth(file);
     if (got.sha256 !== f.sha256) return refuse(manifest, 'hashMismatch', f.name);
     md5s.push(got.md5);
+    crc32s.push(got.crc32);
   }
-  return { manifest, signed: true, reason: null, detail: '', md5s };
+  return { manifest, signed: true, reason: null, detail: '', md5s, crc32s };
 }
 
 const CLAIM_SUFFIX = '.claimed';
@@ -377,7 +384,7 @@ export async function receivePackageDir(
   const { manifest, signed } = checked;
   if (reason === null && manifest) {
     try {
-      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))), md5s: checked.md5s });
+      await accept({ manifest, dir, files: manifest.files.map((_, i) => path.join(dir, 'files', String(i))), md5s: checked.md5s, crc32s: checked.crc32s });
       await fs.promises.rm(dir, { recursive: true, force: true });
       return { accepted: manifest.packageId };
     } catch (err) {

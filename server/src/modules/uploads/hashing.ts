@@ -1,27 +1,29 @@
-// The running MD5 of each upload session's contiguous prefix of chunks, made off the event loop
+// The running MD5 (and CRC-32, for zip archives) of each upload session's contiguous prefix of chunks, made off the event loop
 // and off the chunks' replies: once a chunk is checked (its own MD5 is made as it streams in)
 // and recorded, one worker thread reads it back from the staging file (from the page cache)
-// and adds it to the prefix, so that the merge finds the whole file's MD5 ready. Chunks that
+// and adds it to the prefix, so that the merge finds the whole file's MD5 and CRC-32 ready. Chunks that
 // arrive ahead of their turn join the prefix when the gap before them is filled.
 // The worker keeps its state in memory only: after a restart, or if the worker died, the merge
 // hashes the staging file from its start.
 import { WorkerClient } from '../../lib/worker-client';
+import type { ContentDigest } from '../versions/blobs';
 
 /** The worker's code (CommonJS, evaluated as is: it must not depend on the build). */
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const zlib = require('node:zlib');
 
 const PIECE = 1 << 20;
 const piece = Buffer.allocUnsafe(PIECE);
-/** session id -> { hash, upTo: chunks 1..upTo are in hash, ahead: checked chunks past upTo } */
+/** session id -> { hash, crc, upTo: chunks 1..upTo are in hash and crc, ahead: checked chunks past upTo } */
 const sessions = new Map();
 
-const newState = () => ({ hash: crypto.createHash('md5'), upTo: 0, ahead: new Set() });
+const newState = () => ({ hash: crypto.createHash('md5'), crc: 0, upTo: 0, ahead: new Set() });
 
-/** Feeds bytes [start, end) of file into hash. */
-function feed(file, start, end, hash) {
+/** Feeds bytes [start, end) of file into the state's MD5 and CRC-32. */
+function feed(file, start, end, state) {
   if (end <= start) return;
   const fd = fs.openSync(file, 'r');
   try {
@@ -29,7 +31,9 @@ function feed(file, start, end, hash) {
     while (at < end) {
       const got = fs.readSync(fd, piece, 0, Math.min(PIECE, end - at), at);
       if (got <= 0) throw new Error('staging file shorter than recorded');
-      hash.update(got === PIECE ? piece : piece.subarray(0, got));
+      const bytes = got === PIECE ? piece : piece.subarray(0, got);
+      state.hash.update(bytes);
+      state.crc = zlib.crc32(bytes, state.crc);
       at += got;
     }
   } finally {
@@ -51,7 +55,7 @@ const ops = {
       while (state.ahead.has(state.upTo + 1)) {
         const k = state.upTo + 1;
         const [s, e] = rangeOf(k, m);
-        feed(m.file, s, e, state.hash);
+        feed(m.file, s, e, state);
         state.ahead.delete(k);
         state.upTo = k;
       }
@@ -69,7 +73,7 @@ const ops = {
     }
     const total = Math.max(1, Math.ceil(m.size / m.chunkSize));
     try {
-      feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, state.hash);
+      feed(m.file, Math.min(m.size, state.upTo * m.chunkSize), m.size, state);
     } catch (err) {
       // a hash fed part of the way is of no use: the next digest starts over
       sessions.delete(m.session);
@@ -77,7 +81,7 @@ const ops = {
     }
     state.upTo = total;
     state.ahead.clear();
-    return state.hash.copy().digest('hex');
+    return { md5: state.hash.copy().digest('hex'), crc32: state.crc };
   },
   forget(m) {
     sessions.delete(m.session);
@@ -103,9 +107,9 @@ export interface StagedFile {
 }
 
 export class UploadHashing {
-  private readonly worker = new WorkerClient<string>(WORKER_SOURCE, 'upload hashing worker');
+  private readonly worker = new WorkerClient<ContentDigest>(WORKER_SOURCE, 'upload hashing worker');
 
-  private ask(message: Record<string, unknown>): Promise<string> {
+  private ask(message: Record<string, unknown>): Promise<ContentDigest> {
     return this.worker.ask(message);
   }
 
@@ -127,8 +131,8 @@ export class UploadHashing {
     this.tell({ op: 'recorded', ...staged, n });
   }
 
-  /** The MD5 of the whole staging file (`fresh`: read from its start, whatever is known). */
-  digest(staged: StagedFile, fresh = false): Promise<string> {
+  /** The MD5 and CRC-32 of the whole staging file (`fresh`: read from its start, whatever is known). */
+  digest(staged: StagedFile, fresh = false): Promise<ContentDigest> {
     return this.ask({ op: 'digest', ...staged, fresh });
   }
 

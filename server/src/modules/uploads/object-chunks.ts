@@ -10,20 +10,30 @@
 //   (`uploads/<session>/<n>`), the prefix MD5 is carried on by whichever instance gets there,
 //   reading the next chunks back from the store, and the merge composes them inside the store.
 // Either way the running MD5 of the contiguous prefix lives in the session's row (hash-wasm's
-// saved state, 156 bytes), and a conditional update keeps two instances from adding the same
+// saved state, 156 bytes) with the CRC-32 of the same bytes (for zip archives), and a conditional update keeps two instances from adding the same
 // chunk twice.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
+import zlib from 'node:zlib';
 import { createMD5 } from 'hash-wasm';
 import type { Kysely } from 'kysely';
 import { isPostgres, lockKey } from '../../db/locks';
 import type { Database } from '../../db/types';
-import { BLOB_PREFIX } from '../versions/blobs';
+import { BLOB_PREFIX, type ContentDigest } from '../versions/blobs';
 import { ObjectMissing, type MultipartWrites, type ObjectStore } from '../storage/store';
 import { SpoolHasher } from './spool-hasher';
 import { ChunkTooLong, type WrittenChunk } from './staging';
+
+/**
+ * The CRC-32 of a session's hashed prefix: 0 before any chunk, null when its row was hashed by
+ * a version that kept none (the CRC-32 then stays unknown to the end).
+ */
+function prefixCrc(row: { crc32_state: number | null; hashed_through: number }): number | null {
+  if (Number(row.hashed_through) === 0) return 0;
+  return row.crc32_state === null ? null : Number(row.crc32_state);
+}
 
 /** S3's smallest part: compose needs every chunk but the last to be at least this large. */
 const MIN_PART = 5 * 1024 * 1024;
@@ -194,12 +204,12 @@ export class ObjectChunks {
     try {
       const through = await this.awaitPrefix(s.id, n - 1);
       if (through !== n - 1) return;
-      const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'hashed_through']).where('id', '=', s.id).executeTakeFirst();
+      const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'crc32_state', 'hashed_through']).where('id', '=', s.id).executeTakeFirst();
       if (!row || Number(row.hashed_through) !== n - 1) return;
-      const state = await this.hasher.resume(row.md5_state, file);
+      const { state, crc32 } = await this.hasher.resume(row.md5_state, prefixCrc(row), file);
       await this.db
         .updateTable('upload_sessions')
-        .set({ md5_state: state, hashed_through: n })
+        .set({ md5_state: state, crc32_state: crc32, hashed_through: n })
         .where('id', '=', s.id)
         .where('hashed_through', '=', n - 1)
         .execute();
@@ -289,7 +299,11 @@ export class ObjectChunks {
 
   private async advanceOnce(sessionId: string): Promise<void> {
     for (;;) {
-      const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'hashed_through', 'total_chunks']).where('id', '=', sessionId).executeTakeFirst();
+      const row = await this.db
+        .selectFrom('upload_sessions')
+        .select(['md5_state', 'crc32_state', 'hashed_through', 'total_chunks'])
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
       if (!row) return;
       const through = Number(row.hashed_through);
       if (through >= Number(row.total_chunks)) return;
@@ -305,11 +319,15 @@ export class ObjectChunks {
       const md5 = await createMD5();
       if (row.md5_state) md5.load(Buffer.from(row.md5_state, 'base64'));
       else md5.init();
-      for await (const piece of await this.store.get(this.keyOf(sessionId, next))) md5.update(piece as Buffer);
+      let crc32 = prefixCrc(row);
+      for await (const piece of await this.store.get(this.keyOf(sessionId, next))) {
+        md5.update(piece as Buffer);
+        if (crc32 !== null) crc32 = zlib.crc32(piece as Buffer, crc32);
+      }
       const state = Buffer.from(md5.save()).toString('base64');
       await this.db
         .updateTable('upload_sessions')
-        .set({ md5_state: state, hashed_through: next })
+        .set({ md5_state: state, crc32_state: crc32, hashed_through: next })
         .where('id', '=', sessionId)
         .where('hashed_through', '=', through)
         .execute();
@@ -318,30 +336,36 @@ export class ObjectChunks {
   }
 
   /**
-   * The MD5 of the whole upload: the prefix carried to the end, or (`fresh`, or where it stops
-   * short) every byte read again: the chunk objects, or the completed multipart upload.
+   * The MD5 and CRC-32 of the whole upload: the prefix carried to the end, or (`fresh`, or where
+   * it stops short) every byte read again: the chunk objects, or the completed multipart upload.
+   * A row hashed by a version that kept no CRC-32 answers its MD5 alone.
    */
-  async digest(s: ChunkedSession, fresh = false): Promise<string> {
+  async digest(s: ChunkedSession, fresh = false): Promise<ContentDigest> {
     const parts = this.usesParts(s);
     if (!fresh) {
       if (parts) await this.awaitPrefix(s.id, Number(s.total_chunks));
       else await this.advance(s.id);
-      const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'hashed_through']).where('id', '=', s.id).executeTakeFirst();
+      const row = await this.db.selectFrom('upload_sessions').select(['md5_state', 'crc32_state', 'hashed_through']).where('id', '=', s.id).executeTakeFirst();
       if (row && Number(row.hashed_through) >= Number(s.total_chunks)) {
-        if (Number(s.size) === 0 || !row.md5_state) return crypto.createHash('md5').digest('hex');
+        if (Number(s.size) === 0 || !row.md5_state) return { md5: crypto.createHash('md5').digest('hex'), crc32: 0 };
         const md5 = await createMD5();
         md5.load(Buffer.from(row.md5_state, 'base64'));
-        return md5.digest('hex');
+        return { md5: md5.digest('hex'), crc32: prefixCrc(row) };
       }
     }
     const md5 = crypto.createHash('md5');
+    let crc32 = 0;
+    const take = (piece: Buffer) => {
+      md5.update(piece);
+      crc32 = zlib.crc32(piece, crc32);
+    };
     if (parts) {
       await this.assemble(s);
-      for await (const piece of await this.store.get(this.assembledKey(s.id))) md5.update(piece as Buffer);
+      for await (const piece of await this.store.get(this.assembledKey(s.id))) take(piece as Buffer);
     } else {
-      for (const key of this.keysOf(s)) for await (const piece of await this.store.get(key)) md5.update(piece as Buffer);
+      for (const key of this.keysOf(s)) for await (const piece of await this.store.get(key)) take(piece as Buffer);
     }
-    return md5.digest('hex');
+    return { md5: md5.digest('hex'), crc32 };
   }
 
   /**

@@ -15,7 +15,7 @@ import type { FeaturePolicy } from '../settings/schemas';
 import { overQuota } from '../quota/errors';
 import { noteQuotaUse } from '../quota/warnings';
 import type { SettingsService } from '../settings/service';
-import { acquireBlob, type BlobStore } from '../versions/blobs';
+import { acquireBlob, type BlobStore, type ContentDigest } from '../versions/blobs';
 import { addFirstVersion, addMasterVersion } from '../versions/repository';
 import {
   claimSession,
@@ -663,18 +663,18 @@ export class UploadsService {
   }
 
   /**
-   * The MD5 of the whole staged file: the prefix hash, finished from disk where it stops short.
-   * When it differs from `expected`, it is made once more from the file's start, whatever was
-   * known, before the upload is refused.
+   * The MD5 (and CRC-32) of the whole staged file: the prefix hash, finished from disk where it
+   * stops short. When the MD5 differs from `expected`, both are made once more from the file's
+   * start, whatever was known, before the upload is refused.
    */
-  private async wholeHash(session: UploadSessionRow, expected: string | null): Promise<string> {
+  private async wholeHash(session: UploadSessionRow, expected: string | null): Promise<ContentDigest> {
     if (this.chunks) {
-      const md5 = await this.chunks.digest(session);
-      return expected === null || md5 === expected ? md5 : this.chunks.digest(session, true);
+      const hash = await this.chunks.digest(session);
+      return expected === null || hash.md5 === expected ? hash : this.chunks.digest(session, true);
     }
     const staged = this.staged(session);
-    const md5 = await this.hashing.digest(staged);
-    return expected === null || md5 === expected ? md5 : this.hashing.digest(staged, true);
+    const hash = await this.hashing.digest(staged);
+    return expected === null || hash.md5 === expected ? hash : this.hashing.digest(staged, true);
   }
 
   // ---- 3. instant upload ----------------------------------------------------------------
@@ -700,7 +700,7 @@ export class UploadsService {
       const rights = await this.rightsOn(actor, policy, organisation ? [] : candidates);
       const found = organisation ? candidates[0] : candidates.find((c) => rights.can(c, LEVEL.preview));
       if (!found || found.blob_id === null) return { success: false };
-      const done = await this.finish(actor, session, { md5: fileHash, blobId: Number(found.blob_id) });
+      const done = await this.finish(actor, session, { md5: fileHash, crc32: null, blobId: Number(found.blob_id) });
       return { success: done !== null };
     });
   }
@@ -824,12 +824,12 @@ export class UploadsService {
           throw new AppError(409, 40902, `还有 ${total - chunks.length} 个分片未上传完成，请继续上传后再完成`);
         }
       });
-      const md5 = await this.wholeHash(session, ownHash ? null : fileHash);
-      if (!ownHash && md5 !== fileHash) {
+      const hash = await this.wholeHash(session, ownHash ? null : fileHash);
+      if (!ownHash && hash.md5 !== fileHash) {
         await this.discard(session.id);
         throw hashMismatch('文件校验失败（MD5 不一致），文件未保存，请重新上传');
       }
-      const item = await this.finish(actor, session, { md5, blobId: null });
+      const item = await this.finish(actor, session, { ...hash, blobId: null });
       if (!item) throw notFound(SESSION_GONE);
       return item;
     });
@@ -843,7 +843,7 @@ export class UploadsService {
    * parallel upload (folder, name or blob) runs the transaction again. Returns null when the
    * content vanished (rapid upload only).
    */
-  private async finish(actor: Actor, session: UploadSessionRow, content: { md5: string; blobId: number | null }): Promise<Item | null> {
+  private async finish(actor: Actor, session: UploadSessionRow, content: ContentDigest & { blobId: number | null }): Promise<Item | null> {
     const { policy, env } = await this.folders.context(actor.user);
     const size = Number(session.size);
     let folder: ItemRow;
@@ -890,8 +890,8 @@ export class UploadsService {
           } else {
             const chunks = this.chunks;
             const adopted = chunks
-              ? await this.blobs.adoptWith(trx, content.md5, size, now, (key) => chunks.compose(session, key, trx), chunks.storageKeyOf(session))
-              : await this.blobs.adopt(trx, this.staging.pathOf(session.id), content.md5, size, now);
+              ? await this.blobs.adoptWith(trx, content, size, now, (key) => chunks.compose(session, key, trx), chunks.storageKeyOf(session))
+              : await this.blobs.adopt(trx, this.staging.pathOf(session.id), content, size, now);
             created = adopted.created;
             blobId = adopted.blob?.id ?? null;
           }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { LocalStore, syncDir } from '../storage/local';
@@ -19,6 +20,13 @@ export interface BlobRef {
   id: number;
   md5: string;
   size: number;
+}
+
+/** What a content is known by before it is stored: its MD5 (hex) and, where made, its CRC-32. */
+export interface ContentDigest {
+  md5: string;
+  /** unsigned; null where it was not made */
+  crc32: number | null;
 }
 
 /** Keys of blob objects: `blobs/<storage key>`. */
@@ -82,15 +90,15 @@ export class BlobStore {
    */
   async put(db: Kysely<Database>, content: Buffer, now: number = Date.now()): Promise<BlobRef | null> {
     if (content.length === 0) return null;
-    const md5 = crypto.createHash('md5').update(content).digest('hex');
+    const digest = { md5: crypto.createHash('md5').update(content).digest('hex'), crc32: zlib.crc32(content) };
     const size = content.length;
-    const claimed = await this.claim(db, md5, size, now, (key) => this.store.put(key, content));
+    const claimed = await this.claim(db, digest, size, now, (key) => this.store.put(key, content));
     return claimed.blob;
   }
 
   /**
    * Takes one reference on the content of a finished upload's staging file (its MD5 and size
-   * already verified): an existing blob of that content, else a new blob made from the staging
+   * already verified, its CRC-32 kept when known): an existing blob of that content, else a new blob made from the staging
    * file (in the local store a hard link, a copy where the file system cannot link; in S3 an
    * upload of the file). Call it inside the transaction that makes the version: the staging file
    * itself stays until that transaction has committed, so a rolled-back or interrupted merge can
@@ -100,12 +108,12 @@ export class BlobStore {
   async adopt(
     db: Kysely<Database>,
     stagingFile: string,
-    md5: string,
+    digest: ContentDigest,
     size: number,
     now: number = Date.now(),
   ): Promise<{ blob: BlobRef | null; created: string | null }> {
     if (size === 0) return { blob: null, created: null };
-    return this.claim(db, md5, size, now, async (key) => {
+    return this.claim(db, digest, size, now, async (key) => {
       const store = this.store;
       if (!(store instanceof LocalStore)) {
         await store.put(key, fs.createReadStream(stagingFile), size);
@@ -140,36 +148,38 @@ export class BlobStore {
    */
   adoptWith(
     db: Kysely<Database>,
-    md5: string,
+    digest: ContentDigest,
     size: number,
     now: number,
     write: (objectKey: string) => Promise<void>,
     storageKey: string | null = null,
   ): Promise<{ blob: BlobRef | null; created: string | null }> {
     if (size === 0) return Promise.resolve({ blob: null, created: null });
-    return this.claim(db, md5, size, now, write, storageKey);
+    return this.claim(db, digest, size, now, write, storageKey);
   }
 
   /**
-   * One more reference on the blob of that content, or a new blob whose object `write` makes
-   * (whole: absent or complete) before the row gets its storage key.
+   * One more reference on the blob of that content (which learns its CRC-32 if it had none), or
+   * a new blob whose object `write` makes (whole: absent or complete) before the row gets its
+   * storage key.
    */
   private async claim(
     db: Kysely<Database>,
-    md5: string,
+    { md5, crc32 }: ContentDigest,
     size: number,
     now: number,
     write: (objectKey: string) => Promise<void>,
     fixedKey: string | null = null,
   ): Promise<{ blob: BlobRef; created: string | null }> {
-    const existing = await db.selectFrom('blobs').select('id').where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
+    const existing = await db.selectFrom('blobs').select(['id', 'crc32']).where('md5', '=', md5).where('size', '=', size).executeTakeFirst();
     if (existing) {
       await acquireBlob(db, existing.id);
+      if (existing.crc32 === null && crc32 !== null) await db.updateTable('blobs').set({ crc32 }).where('id', '=', existing.id).execute();
       return { blob: { id: existing.id, md5, size }, created: null };
     }
     const row = await db
       .insertInto('blobs')
-      .values({ md5, size, storage_key: '', ref_count: 1, created_at: now })
+      .values({ md5, size, storage_key: '', ref_count: 1, created_at: now, crc32 })
       .returning('id')
       .executeTakeFirstOrThrow();
     const storageKey = fixedKey ?? `${md5.slice(0, 2)}/${md5}-${row.id}`;
