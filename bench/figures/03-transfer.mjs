@@ -1,11 +1,12 @@
 // Figure 3: upload and download at full speed. In one run, on the built server (SQLite, local
 // disk), against baselines measured on the same machine in the same run:
-// - a 1 GB file uploaded through the real page in headless chromium, once while no file of
-//   its size is held (the chunks go while it is hashed) and once, as other content of the same
-//   size, while one is (hashed first, then sent); timed in the page from the file input's
-//   change event to 全部上传成功, with hashing, transfer and merge read off the page's calls;
-//   against one plain HTTP POST of the same file from the same browser to a minimal Node
-//   server that writes it to disk (made before and after; the faster one counts);
+// - a 1 GB file uploaded through the real page in headless chromium, twice while no file of
+//   its size is held (the chunks go while it is hashed; other content each time, the faster
+//   run counts) and once, as other content of the same size, while one is (hashed first, then
+//   sent); timed in the page from the file input's change event to 全部上传成功, with hashing,
+//   transfer and merge read off the page's calls; against one plain HTTP POST of the same file
+//   from the same browser to a minimal Node server that writes it to disk (made before and
+//   after; the faster one counts);
 // - MD5 alone over the same file in a Web Worker of the same browser (one pass, 2 MB slices),
 //   with hash-wasm (the page's engine) and with spark-md5 (its fallback where WebAssembly
 //   cannot run): MB/s of each;
@@ -307,14 +308,27 @@ export async function run() {
       const page = browser.page;
 
       // baseline: one plain POST of the file from the same browser (once more after the page's
-      // uploads; the faster of the two is the baseline, the stricter choice)
+      // uploads; the faster of the two is the baseline)
       const plainRuns = [await plainPost(page, plain, big)];
 
       await signInThroughPage(page, server, server.adminUser, server.adminPassword);
       await waitForPath(page, '/file/personal');
-      // no file of this size is held: the page sends the chunks while it hashes
-      const up = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${first.id}`, big));
-      if (!up.overlapped) throw new Error('the first upload did not send chunks while hashing');
+      // no file of this size is held: the page sends the chunks while it hashes. Twice, as the
+      // baseline, with other content each time (the first file purged in between, so that none
+      // of this size is held again); the faster run counts, as the baseline's does
+      const overlappedRuns = [];
+      for (const [n, folder] of [[0, first], [2, await createFolder(server, admin.token, root.id, '上传测速（二）')]]) {
+        if (n) {
+          const held = (await apiOk(server, 'GET', `/api/User/Folders/${first.id}/Items`, { token: admin.token })).items.data.map((i) => i.id);
+          await apiOk(server, 'DELETE', '/api/User/Files', { token: admin.token, body: held });
+          await apiOk(server, 'DELETE', '/api/User/Recycle', { token: admin.token, body: held });
+          stamp(big, n);
+        }
+        const run = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${folder.id}`, big));
+        if (!run.overlapped) throw new Error('an upload with no file of its size held did not send chunks while hashing');
+        overlappedRuns.push(run);
+      }
+      const up = overlappedRuns.reduce((a, b) => (b.total < a.total ? b : a));
 
       // other content of the same size: now an instant upload might be had, so the page hashes
       // first, asks, and only then sends (as before chunks were sent while hashing)
@@ -359,7 +373,7 @@ export async function run() {
         { key: 'rate', title: 'rate', align: 'right' }, { key: 'ratio', title: 'vs plain POST', align: 'right' },
       ], [
         { what: `baseline: one plain POST to a minimal Node server (faster of ${plainRuns.map(ms).join(', ')})`, time: ms(plainMs), rate: mbps(bytes, plainMs), ratio: '1.00×' },
-        { what: '云文档 page, end to end (hashing included): chunks sent while hashing', time: ms(up.total), rate: mbps(bytes, up.total), ratio: ratio(up.total, plainMs) },
+        { what: `云文档 page, end to end (hashing included): chunks sent while hashing (faster of ${overlappedRuns.map((r) => ms(r.total)).join(', ')})`, time: ms(up.total), rate: mbps(bytes, up.total), ratio: ratio(up.total, plainMs) },
         ...breakdown(up),
         { what: '云文档 page, hash first, then send (a file of that size is held)', time: ms(seq.total), rate: mbps(bytes, seq.total), ratio: ratio(seq.total, plainMs) },
         ...breakdown(seq),
