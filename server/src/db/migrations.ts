@@ -1766,6 +1766,25 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
         await db.schema.alterTable('blobs').dropColumn('crc32').execute();
       },
     },
+    '2026-11-27-0058-search-range-cover': {
+      // SQLite: the two indexes a name search with a date or folder filter walks also hold what
+      // its count of matches checks (deleted_at, parent_id, space_type, owner_id; updated_at for
+      // a folder's, its sort key), so that the walk reads a row only for the page it shows
+      async up(db: Kysely<any>) {
+        if (dialect !== 'sqlite') return;
+        await db.schema.dropIndex('items_updated').execute();
+        await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id', 'name_key', 'deleted_at', 'parent_id', 'space_type', 'owner_id']).execute();
+        await db.schema.dropIndex('items_id_path').execute();
+        await db.schema.createIndex('items_id_path').on('items').columns(['id_path', 'name_key', 'updated_at', 'deleted_at', 'parent_id', 'space_type', 'owner_id']).execute();
+      },
+      async down(db: Kysely<any>) {
+        if (dialect !== 'sqlite') return;
+        await db.schema.dropIndex('items_updated').execute();
+        await db.schema.createIndex('items_updated').on('items').columns(['updated_at', 'id', 'name_key']).execute();
+        await db.schema.dropIndex('items_id_path').execute();
+        await db.schema.createIndex('items_id_path').on('items').columns(['id_path', 'name_key']).execute();
+      },
+    },
   };
 }
 
