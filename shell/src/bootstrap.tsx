@@ -48,6 +48,12 @@ async function main(): Promise<void> {
   captureErrors();
   installLazyNotifier();
   const loading = showLoadingScreen(root, hasCachedClientConfig());
+  // what comes next is fetched while the runtime configuration is: the sign-in page for a
+  // signed-out visitor of / or /login, else the app (start-up may still choose the other)
+  const signInLikely = startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom));
+  const early = signInLikely ? { login: import('./pages/login/StandaloneLogin') } : { app: import('./App') };
+  early.login?.catch(() => undefined);
+  early.app?.catch(() => undefined);
 
   const result = await loadRuntimeConfig();
   if (!result.ok) {
@@ -65,12 +71,12 @@ async function main(): Promise<void> {
     });
   if (startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom))) {
     if (window.location.pathname !== '/login') window.history.replaceState(null, '', '/login');
-    const login = import('./pages/login/StandaloneLogin');
+    const login = early.login ?? import('./pages/login/StandaloneLogin');
     loading.configCached();
     await loading.done;
     root.render((await login).standaloneLogin(renderApp));
   } else {
-    const app = import('./App');
+    const app = early.app ?? import('./App');
     loading.configCached();
     await loading.done;
     const { default: App } = await app;
