@@ -1,8 +1,9 @@
-// The running MD5 (and CRC-32, for zip archives) of each upload session's contiguous prefix of chunks, made off the event loop
-// and off the chunks' replies: once a chunk is checked (its own MD5 is made as it streams in)
-// and recorded, one worker thread reads it back from the staging file (from the page cache)
-// and adds it to the prefix, so that the merge finds the whole file's MD5 and CRC-32 ready. Chunks that
-// arrive ahead of their turn join the prefix when the gap before them is filled.
+// The running MD5 (and CRC-32, for zip archives) of each upload session's contiguous prefix of
+// chunks, made off the event loop and off the chunks' replies: once a chunk is checked (its own
+// MD5 is made as it streams in) and recorded, one worker thread reads it back from the staging
+// file (from the page cache) and adds it to the prefix, so that the merge finds the whole file's
+// MD5 and CRC-32 ready. Chunks that arrive ahead of their turn join the prefix when the gap
+// before them is filled.
 // The worker keeps its state in memory only: after a restart, or if the worker died, the merge
 // hashes the staging file from its start.
 import { WorkerClient } from '../../lib/worker-client';

@@ -10,8 +10,8 @@
 //   (`uploads/<session>/<n>`), the prefix MD5 is carried on by whichever instance gets there,
 //   reading the next chunks back from the store, and the merge composes them inside the store.
 // Either way the running MD5 of the contiguous prefix lives in the session's row (hash-wasm's
-// saved state, 156 bytes) with the CRC-32 of the same bytes (for zip archives), and a conditional update keeps two instances from adding the same
-// chunk twice.
+// saved state, 156 bytes) with the CRC-32 of the same bytes (for zip archives), and a
+// conditional update keeps two instances from adding the same chunk twice.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Adds a spooled chunk to an upload's running MD5 and CRC-32 off the event loop: one worker
 // thread loads hash-wasm's saved state (the session row's md5_state), feeds it and the CRC-32
-// (crc32_state) the spool file from the page cache and hands back both to save. The event loop meanwhile goes on streaming the other
-// chunks to the store.
+// (crc32_state) the spool file from the page cache and hands back both to save. The event loop
+// meanwhile goes on streaming the other chunks to the store.
 import { WorkerClient } from '../../lib/worker-client';
 
 /** The worker's code (CommonJS, evaluated as is: it must not depend on the build). */
@@ -53,7 +53,10 @@ export interface RunningHash {
 export class SpoolHasher {
   private readonly worker = new WorkerClient<RunningHash>(WORKER_SOURCE, 'spool hashing worker', { hashWasm: require.resolve('hash-wasm') });
 
-  /** The MD5 state and CRC-32 after `state` (null: a fresh hash) and `crc32` (null: unknown) took in the whole of `file`. */
+  /**
+   * The MD5 state and CRC-32 after `state` (null: a fresh hash) and `crc32` (null: unknown, and
+   * so it stays) took in the whole of `file`.
+   */
   resume(state: string | null, crc32: number | null, file: string): Promise<RunningHash> {
     return this.worker.ask({ state, crc: crc32, file });
   }

@@ -98,9 +98,9 @@ export class BlobStore {
 
   /**
    * Takes one reference on the content of a finished upload's staging file (its MD5 and size
-   * already verified, its CRC-32 kept when known): an existing blob of that content, else a new blob made from the staging
-   * file (in the local store a hard link, a copy where the file system cannot link; in S3 an
-   * upload of the file). Call it inside the transaction that makes the version: the staging file
+   * already verified, its CRC-32 kept when known): an existing blob of that content, else a new
+   * blob made from the staging file (in the local store a hard link, a copy where the file
+   * system cannot link; in S3 an upload of the file). Call it inside the transaction that makes the version: the staging file
    * itself stays until that transaction has committed, so a rolled-back or interrupted merge can
    * run again. `created` is the storage key of an object made here (to remove if the
    * transaction does not commit).
