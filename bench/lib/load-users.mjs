@@ -1,6 +1,6 @@
-// What the load figures (9: several instances, 10: the operation log's cost) share (figures 3 and 4 upload with its pool too): signed-in
-// people with a few small files uploaded through the real calls, a pool of concurrent work,
-// calls without a client timeout, and percentiles.
+// What the load figures (9: several instances, 10: the operation log's cost) share: signed-in
+// people with a few small files uploaded through the real calls, a pool of concurrent work
+// (figures 3 and 4 upload with it too), calls without a client timeout, and percentiles.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { createUser, login, personalRoot, createFolder, startServer } from '../../e2e/harness.mjs';

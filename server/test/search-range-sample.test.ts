@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { registerSqliteFunctions } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrations';
-import { RangeSample } from '../src/modules/search/range-sample';
+import { RangeSample, SAMPLE_FROM_ITEMS } from '../src/modules/search/range-sample';
 
 const DAY = 86_400_000;
 const ITEMS = 3000;
@@ -116,7 +116,7 @@ describe('the size of a filter’s range (SQLite)', () => {
   test('below the sampling threshold a range is counted exactly, up to the limit and one more', async () => {
     const sample = new RangeSample(db);
     const top = await maxId();
-    expect(top).toBeLessThan(50_000);
+    expect(top).toBeLessThan(SAMPLE_FROM_ITEMS);
     const all = Number((await sql<{ n: number }>`select count(*) as n from items where updated_at >= ${1000 * DAY} and updated_at < ${1300 * DAY}`.execute(db)).rows[0].n);
     expect(all).toBe(300);
     expect((await sample.sizes({ updated: { from: 1000 * DAY, to: 1300 * DAY } }, top, 10_000)).updated).toBe(all);

@@ -224,6 +224,8 @@ export function buildZip(
   /** where yazl's next byte goes: right after an entry's local header when it asks for the entry's stream */
   const cursor = () => (zip as unknown as { outputStreamCursor: number }).outputStreamCursor;
   const isContent = (e: ZipEntry): e is Extract<ZipEntry, { kind: 'file' }> & { source: ContentSource } => e.kind === 'file' && e.source !== null && e.size > 0;
+  /** a file of a type that may be deflated (its head then decides) */
+  const ofCompressibleType = (e: ZipEntry) => shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1));
   /** a stored entry left out of the frame whose CRC-32 is known needs no read at all */
   const knownHole = (e: ZipEntry) => o.holes === true && e.kind === 'file' && !!e.hole && e.crc32 != null;
   // whether each file is deflated: decided a few entries ahead (a compressible type's head is read)
@@ -233,7 +235,7 @@ export function buildZip(
     const e = entries[i];
     if (!isContent(e)) return Promise.resolve(false);
     deciding[i] ??= (async () => {
-      const c = shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1)) && (await compressible(e.source, e.size));
+      const c = ofCompressibleType(e) && (await compressible(e.source, e.size));
       compressed[i] = c;
       return c;
     })();
@@ -245,7 +247,7 @@ export function buildZip(
     const e = entries[i];
     if (!isContent(e)) return false;
     if (!knownHole(e)) return true;
-    if (!shouldCompress(e.path.slice(e.path.lastIndexOf('/') + 1))) return false;
+    if (!ofCompressibleType(e)) return false;
     return compressed[i] === undefined ? null : compressed[i];
   };
   const sources = new ReadAhead(

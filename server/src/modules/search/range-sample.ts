@@ -5,11 +5,11 @@
 // kept for SAMPLE_TTL_MS, or until the items have grown by a tenth; it only steers which index
 // drives a name search, never what the search finds. Below SAMPLE_FROM_ITEMS items a range is
 // counted, which costs little there.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/types';
 import type { IndexedRanges } from './filters';
 
-export const SAMPLE_SIZE = 4096;
+const SAMPLE_SIZE = 4096;
 const SAMPLE_TTL_MS = 10 * 60_000;
 /** Fewer items than this (by the highest id): ranges are counted, up to the limit asked. */
 export const SAMPLE_FROM_ITEMS = 50_000;
@@ -91,7 +91,7 @@ export class RangeSample {
     return out;
   }
 
-  private async countUpTo(query: ReturnType<typeof sql>, limit: number): Promise<number> {
+  private async countUpTo(query: RawBuilder<unknown>, limit: number): Promise<number> {
     const { rows } = await sql<{ n: number }>`select count(*) as n from (${query} limit ${limit}) as counted`.execute(this.db);
     return Number(rows[0]?.n ?? 0);
   }
