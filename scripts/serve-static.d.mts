@@ -10,3 +10,4 @@ export interface StaticServerOptions {
 
 export function createStaticServer(options: StaticServerOptions): Server;
 export function parseArgs(argv: string[]): { dir?: string; port?: number; host?: string; proxy?: string };
+export function acceptsGzip(header: string | undefined): boolean;

@@ -9,6 +9,8 @@
 // - SPA fallback: a missing extensionless path answers <dir>/index.html.
 // - Caching: html, json, remoteEntry.js are `no-cache` (they name the current build);
 //   content-hashed assets (`name.0123abcd.js`) are cached for a year, immutable.
+// - Compression: a client that accepts gzip gets the build's gzip copy of a file (`name.gz`,
+//   made at build time by shared/build/gzip-plugin.cjs) where there is one.
 // - --proxy forwards /api/*, /runtime-config.json, /json/config.json (and /remotes/*, the
 //   remotes the server hosts itself) to the API origin: the shell deployed as its own
 //   service in front of the server.
@@ -147,6 +149,18 @@ async function pageHeaders(proxy, urlPath) {
   };
 }
 
+/** Whether an Accept-Encoding header admits gzip (and does not refuse it with q=0). */
+export function acceptsGzip(header) {
+  return String(header || '')
+    .split(',')
+    .map((part) => part.trim().split(/\s*;\s*/))
+    .some(([coding, ...params]) => {
+      if (coding.toLowerCase() !== 'gzip' && coding !== '*') return false;
+      const q = params.find((p) => p.toLowerCase().startsWith('q='));
+      return !q || Number(q.slice(2)) > 0;
+    });
+}
+
 function sendText(res, status, text, extra = {}) {
   const body = Buffer.from(text + '\n');
   res.writeHead(status, { ...baseHeaders(), 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', ...extra });
@@ -237,8 +251,12 @@ export function createStaticServer({ dir, proxy, log = true }) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed', { Allow: 'GET, HEAD, OPTIONS' });
       const found = await resolveFile(root, url.pathname);
       if (!found.file) return sendText(res, found.status, found.status === 404 ? 'not found' : found.status === 403 ? 'forbidden' : 'bad request');
-      const { file, st } = found;
-      const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+      const { file } = found;
+      // the build's gzip copy, for a client that takes it
+      const gzipped = await statFile(`${file}.gz`);
+      const useGzip = gzipped !== null && acceptsGzip(req.headers['accept-encoding']);
+      const st = useGzip ? gzipped : found.st;
+      const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${useGzip ? '-gz' : ''}"`;
       const isPage = ['.html', '.htm'].includes(path.extname(file).toLowerCase());
       const headers = {
         ...baseHeaders(),
@@ -247,6 +265,8 @@ export function createStaticServer({ dir, proxy, log = true }) {
         'Cache-Control': cacheControl(file),
         'Last-Modified': st.mtime.toUTCString(),
         ETag: etag,
+        ...(gzipped ? { Vary: 'Accept-Encoding' } : {}),
+        ...(useGzip ? { 'Content-Encoding': 'gzip' } : {}),
       };
       const inm = req.headers['if-none-match'];
       if (inm && inm.split(/\s*,\s*/).includes(etag)) {
@@ -256,7 +276,7 @@ export function createStaticServer({ dir, proxy, log = true }) {
       headers['Content-Length'] = st.size;
       res.writeHead(200, headers);
       if (req.method === 'HEAD') return res.end();
-      const stream = fs.createReadStream(file);
+      const stream = fs.createReadStream(useGzip ? `${file}.gz` : file);
       stream.on('error', (err) => res.destroy(err));
       stream.pipe(res);
     } catch (err) {

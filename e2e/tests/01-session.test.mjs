@@ -69,6 +69,63 @@ describe('session', () => {
     }, { server });
   });
 
+  test('the sign-in page: its loading screen shows before any script runs; every script it runs was preloaded, and came gzip-compressed', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      const scripts = [];
+      page.on('response', (res) => {
+        if (res.request().resourceType() === 'script') scripts.push({ path: new URL(res.url()).pathname, encoding: res.headers()['content-encoding'] });
+      });
+      // main.js held back: what shows is index.html alone
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route(/\/main\.[0-9a-f]{8}\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      await page.getByText('加载中', { exact: true }).waitFor();
+      const screen = await page.evaluate(() => ({
+        width: getComputedStyle(document.querySelector('.yw-loading')).width,
+        bar: document.querySelector('[role="progressbar"]').getAttribute('aria-valuenow'),
+        inputs: document.querySelectorAll('input').length,
+      }));
+      assert.deepEqual(screen, { width: '320px', bar: '0', inputs: 0 }, 'the loading screen is styled by index.html alone');
+
+      release();
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+      assert.equal(await page.getByText('加载中', { exact: true }).count(), 0, 'the sign-in page replaced the loading screen');
+      await page.waitForLoadState('networkidle');
+      const preloaded = await page.evaluate(() => [
+        ...[...document.querySelectorAll('head script[src]')].map((el) => new URL(el.src).pathname),
+        ...[...document.querySelectorAll('link[rel="preload"][as="script"]')].map((el) => new URL(el.href).pathname),
+      ]);
+      const late = scripts.filter((s) => !preloaded.includes(s.path)).map((s) => s.path);
+      assert.deepEqual(late, [], `scripts the page found only as it ran: ${late.join(', ')}`);
+      const unused = preloaded.filter((p) => !scripts.some((s) => s.path === p));
+      assert.deepEqual(unused, [], `preloaded but not run: ${unused.join(', ')}`);
+      const plain = scripts.filter((s) => s.encoding !== 'gzip').map((s) => s.path);
+      assert.deepEqual(plain, [], `scripts sent uncompressed: ${plain.join(', ')}`);
+      assert.ok(scripts.length <= 6, `${scripts.length} scripts before the form: ${scripts.map((s) => s.path).join(', ')}`);
+    }, { server });
+  });
+
+  test('a slow runtime configuration: React takes the loading screen over, its bar gaining 1 % every 30 ms, until the form can show', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      await page.route('**/runtime-config.json', async (route) => {
+        await new Promise((r) => setTimeout(r, 900));
+        await route.continue();
+      });
+      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      const bar = page.getByRole('progressbar');
+      await page.waitForFunction(() => Number(document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) >= 10);
+      const shown = Number(await bar.getAttribute('aria-valuenow'));
+      assert.ok(shown < 40, `about 1 % every 30 ms: ${shown} % at the first check past 10 %`);
+      assert.equal(await page.getByPlaceholder(TEXT.userPlaceholder).count(), 0, 'no form before the configuration');
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+      assert.equal(await page.getByText('加载中', { exact: true }).count(), 0, 'the sign-in page replaced the loading screen');
+    }, { server });
+  });
+
   test('a wrong password shows the Chinese error and stays on /login', T, async (t) => {
     const user = await createUser(server, admin.token);
     // what the server says to a wrong password (this also counts toward throttling: 2 of 5)

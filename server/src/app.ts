@@ -227,8 +227,9 @@ export async function buildApp(config: AppConfig) {
   );
   app.addHook('onClose', async () => connectionGuard.stop());
 
-  // only reply.sendFile(); the web routes decide what to serve
-  await app.register(fastifyStatic, { serve: false });
+  // only reply.sendFile(); the web routes decide what to serve. A build's gzip copy of a file
+  // (name.gz, made by shared/build/gzip-plugin.cjs) goes to a client that accepts gzip.
+  await app.register(fastifyStatic, { serve: false, preCompressed: true });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

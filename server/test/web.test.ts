@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { call, databaseKinds, HAN, startServer, type TestServer } from './support/harness';
 
 const INDEX_HTML = '<!doctype html><html><head><title>云文档</title></head><body><div id="root"></div></body></html>';
+const START_JS = `/* 云文档 */ ${'var start = "云文档";\n'.repeat(200)}`;
 const MANIFEST = JSON.stringify({ id: 'files', name: 'files', metaData: { remoteEntry: { name: 'remoteEntry.js' } } });
 
 function makeWebRoot(): string {
@@ -17,6 +19,10 @@ function makeWebRoot(): string {
   put('shell/dist/index.html', INDEX_HTML);
   put('shell/dist/main.0123abcd.js', 'console.log("云文档");');
   put('shell/dist/json/config.json', '{"VITE_GLOB_APP_VERSION":"1.1.0-test"}');
+  // the gzip copies a build makes beside its text assets (shared/build/gzip-plugin.cjs)
+  put('shell/dist/start.0123abcd.js', START_JS);
+  fs.writeFileSync(path.join(root, 'shell/dist/start.0123abcd.js.gz'), zlib.gzipSync(START_JS, { level: 9 }));
+  fs.writeFileSync(path.join(root, 'shell/dist/index.html.gz'), zlib.gzipSync(INDEX_HTML, { level: 9 }));
   put('remote-files/dist/mf-manifest.json', MANIFEST);
   put('remote-files/dist/remoteEntry.js', 'var files;');
   put('remote-files/dist/index.html', '<!doctype html><title>files</title>');
@@ -128,6 +134,33 @@ describe.each(databaseKinds())('web builds and runtime configuration (%s)', (kin
     expect(missing.status).toBe(404);
     expect(missing.text).toMatch(HAN);
     expect(missing.text).not.toContain('<html');
+  });
+
+  test('a client that accepts gzip gets the gzip copy a build made; others, and files without one, get the file itself', async () => {
+    const gz = await call(server.app, 'GET', '/start.0123abcd.js', { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(gz.headers['content-type']).toMatch(/javascript/);
+    expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(gz.headers['content-length'])).toBeLessThan(Buffer.byteLength(START_JS) / 10);
+    expect(zlib.gunzipSync(gz.raw).toString()).toBe(START_JS);
+
+    const plain = await call(server.app, 'GET', '/start.0123abcd.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text).toBe(START_JS);
+
+    const noCopy = await call(server.app, 'GET', '/main.0123abcd.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(noCopy.headers['content-encoding']).toBeUndefined();
+    expect(noCopy.text).toContain('云文档');
+
+    // a page: compressed, and still with its security headers
+    const page = await call(server.app, 'GET', '/login', { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(zlib.gunzipSync(page.raw).toString()).toBe(INDEX_HTML);
   });
 
   test('/remotes/<name>/ serves the remote build with CORS', async () => {

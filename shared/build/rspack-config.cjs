@@ -5,6 +5,9 @@ const { rspack } = require('@rspack/core');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/rspack');
 const { createSharedConfig } = require('./mf-shared.cjs');
 const { readContractVersion } = require('./contract.cjs');
+const { PreloadPlugin } = require('./preload-plugin.cjs');
+const { hostSplitChunks } = require('./framework-chunk.cjs');
+const { GzipPlugin } = require('./gzip-plugin.cjs');
 
 const buildVersion = process.env.APP_BUILD_VERSION || `1.1.0+${Date.now().toString(36)}`;
 
@@ -28,8 +31,11 @@ class EmitVersionFile {
  * @param {Record<string,string>} [o.exposes]  what a remote exposes ('./App', './meta')
  * @param {boolean} [o.host]    true for the shell
  * @param {string} o.title      the HTML page title
+ * @param {Record<string,string>} [o.templateParameters] more values for public/index.html
  * @param {string[]} [o.runtimePlugins] Module Federation runtime plugins (paths)
  * @param {object[]} [o.copy]   extra CopyRspackPlugin patterns
+ * @param {string[]} [o.preload] webpackChunkNames of async imports that index.html preloads
+ *                              (with the shared modules they consume)
  */
 function createWebConfig(o) {
   const host = Boolean(o.host);
@@ -75,7 +81,7 @@ function createWebConfig(o) {
       }),
       new rspack.HtmlRspackPlugin({
         template: path.join(o.dir, 'public', 'index.html'),
-        templateParameters: { title: o.title },
+        templateParameters: { title: o.title, ...o.templateParameters },
         inject: 'body',
         minify: true,
       }),
@@ -97,8 +103,10 @@ function createWebConfig(o) {
         experiments: { optimization: { target: 'web' } },
       }),
       ...(host ? [new EmitVersionFile()] : []),
+      ...(o.preload ? [new PreloadPlugin({ chunkGroups: o.preload })] : []),
+      new GzipPlugin(),
     ],
-    optimization: { splitChunks: host ? { chunks: 'async' } : undefined },
+    optimization: { splitChunks: host ? hostSplitChunks() : undefined },
     performance: { hints: false },
     devtool: false,
     stats: 'errors-warnings',

@@ -1,12 +1,14 @@
-// Start-up of the 云文档 shell: loading screen, runtime configuration, session rules, then
-// the app. A signed-out visitor of / or /login gets the sign-in page with react, jotai and
-// @app/shared (antd-free) only; the router and the app load when it moves on.
+// Start-up of the 云文档 shell: loading screen (index.html's, until start-up takes long),
+// runtime configuration, session rules, then the app. A signed-out visitor of / or /login
+// gets the sign-in page with react, jotai and @app/shared (antd-free) only; the router and
+// the app load when it moves on.
 import { createRoot, type Root } from 'react-dom/client';
 import { appendErrorLog, appStore, startSessionSync, tokenAtom } from '@app/shared';
 import { REMOTE_ERROR_EVENT, type RemoteErrorDetail } from './federation/events';
 import { installLazyNotifier } from './notifier/lazyNotifier';
-import { ConfigErrorScreen, LoadingScreen } from './pages/LoadingScreen';
+import { ConfigErrorScreen, fillStaticLoadingScreen, LoadingScreen } from './pages/LoadingScreen';
 import { hasCachedClientConfig, loadRuntimeConfig } from './startup/runtimeConfig';
+import { fetchRuntimeConfig } from './startup/runtimeConfigRequest';
 import { startsWithSignIn, startUp } from './startup/startup';
 import { startVersionCheck } from './version/versionCheck';
 
@@ -30,15 +32,43 @@ function captureErrors(): void {
   });
 }
 
-function showLoadingScreen(root: Root, immediate: boolean) {
+/** How long index.html's loading screen stands still before React takes it over, its bar ticking. */
+const LOADING_TAKEOVER_MS = 100;
+
+/**
+ * The loading screen through start-up (spec section 2). index.html shows it from the first
+ * paint, before any script has run; it is full at once when a client configuration is cached.
+ * React takes it over, its bar gaining 1 % every 30 ms, only when start-up takes longer than
+ * LOADING_TAKEOVER_MS.
+ */
+function loadingScreen(root: Root, container: HTMLElement) {
+  const immediate = hasCachedClientConfig();
+  if (immediate) fillStaticLoadingScreen(container);
   let complete = () => {};
   const done = new Promise<void>((resolve) => {
     complete = resolve;
   });
-  root.render(<LoadingScreen immediate={immediate} onComplete={complete} />);
-  // Once start-up has fetched (and so cached) the client configuration, the bar fills at once.
-  const configCached = () => root.render(<LoadingScreen immediate={immediate} configCached onComplete={complete} />);
-  return { done, configCached };
+  let takenOver = false;
+  const takeOver = window.setTimeout(() => {
+    takenOver = true;
+    root.render(<LoadingScreen immediate={immediate} onComplete={complete} />);
+  }, LOADING_TAKEOVER_MS);
+  return {
+    /**
+     * Start-up has fetched (and so cached) the client configuration: the bar fills at once.
+     * Resolves when the page may replace the screen.
+     */
+    finish(): Promise<void> {
+      window.clearTimeout(takeOver);
+      if (!takenOver) return Promise.resolve();
+      root.render(<LoadingScreen immediate={immediate} configCached onComplete={complete} />);
+      return done;
+    },
+    /** start-up failed: another screen replaces this one */
+    cancel(): void {
+      window.clearTimeout(takeOver);
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -47,16 +77,17 @@ async function main(): Promise<void> {
   const root = createRoot(container);
   captureErrors();
   installLazyNotifier();
-  const loading = showLoadingScreen(root, hasCachedClientConfig());
+  const loading = loadingScreen(root, container);
   // what comes next is fetched while the runtime configuration is: the sign-in page for a
   // signed-out visitor of / or /login, else the app (start-up may still choose the other)
   const signInLikely = startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom));
-  const early = signInLikely ? { login: import('./pages/login/StandaloneLogin') } : { app: import('./App') };
+  const early = signInLikely ? { login: import(/* webpackChunkName: "sign-in" */ './pages/login/StandaloneLogin') } : { app: import('./App') };
   early.login?.catch(() => undefined);
   early.app?.catch(() => undefined);
 
-  const result = await loadRuntimeConfig();
+  const result = await loadRuntimeConfig(fetchRuntimeConfig);
   if (!result.ok) {
+    loading.cancel();
     root.render(<ConfigErrorScreen errors={result.errors} />);
     return;
   }
@@ -71,14 +102,12 @@ async function main(): Promise<void> {
     });
   if (startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom))) {
     if (window.location.pathname !== '/login') window.history.replaceState(null, '', '/login');
-    const login = early.login ?? import('./pages/login/StandaloneLogin');
-    loading.configCached();
-    await loading.done;
+    const login = early.login ?? import(/* webpackChunkName: "sign-in" */ './pages/login/StandaloneLogin');
+    await loading.finish();
     root.render((await login).standaloneLogin(renderApp));
   } else {
     const app = early.app ?? import('./App');
-    loading.configCached();
-    await loading.done;
+    await loading.finish();
     const { default: App } = await app;
     root.render(<App />);
   }

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { act, render, screen } from '@testing-library/react';
-import { LoadingScreen } from './LoadingScreen';
+import { fillStaticLoadingScreen, LoadingScreen } from './LoadingScreen';
 import { useInlineStylesOnly } from '@app/shared/test';
 
 useInlineStylesOnly();
@@ -42,5 +44,42 @@ describe('LoadingScreen', () => {
     rerender(<LoadingScreen configCached onComplete={onComplete} />);
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
     expect(onComplete).toHaveBeenCalledTimes(1);
+  });
+});
+
+// index.html's copy of the screen, shown from the first paint before any script has run
+function staticScreen(): HTMLElement {
+  const html = fs.readFileSync(path.join(__dirname, '../../public/index.html'), 'utf8');
+  const markup = /<div id="root">([\s\S]*)<\/div><\/body>/.exec(html)?.[1];
+  if (!markup) throw new Error('index.html has no loading screen in #root');
+  const container = document.createElement('div');
+  container.innerHTML = markup;
+  return container;
+}
+
+/** Tags, attributes, styles and text of a tree, so that two renderings of it compare. */
+function shape(el: Element): unknown {
+  return {
+    tag: el.tagName,
+    attributes: [...el.attributes].filter((a) => a.name !== 'style').map((a) => `${a.name}=${a.value}`).sort(),
+    style: (el as HTMLElement).style.cssText,
+    text: [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(''),
+    children: [...el.children].map(shape),
+  };
+}
+
+describe("index.html's loading screen", () => {
+  it('is this screen at 0 %, so that React takes it over without a jump', () => {
+    const { container } = render(<LoadingScreen />);
+    const fromHtml = staticScreen();
+    expect(fromHtml.querySelector('.yw-loading__title')?.textContent).toBe('加载中');
+    expect(shape(fromHtml.firstElementChild!)).toEqual(shape(container.firstElementChild!));
+  });
+
+  it('is shown full when a client configuration is cached, as this screen is', () => {
+    const { container } = render(<LoadingScreen immediate />);
+    const fromHtml = staticScreen();
+    fillStaticLoadingScreen(fromHtml);
+    expect(shape(fromHtml.firstElementChild!)).toEqual(shape(container.firstElementChild!));
   });
 });

@@ -1,7 +1,9 @@
 // The first screen (spec section 2): 加载中 with a bar that gains 1 % every 30 ms, or that
 // completes at once when a client configuration is cached: from the start when an earlier
-// visit cached one, or as soon as this start-up has fetched and cached it.
-import { useEffect, useState } from 'react';
+// visit cached one, or as soon as this start-up has fetched and cached it. index.html carries
+// the same markup at 0 %, shown before any script runs; bootstrap.tsx renders this component
+// in its place when start-up takes long.
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { LOADING_TICK_MS, LOADING_TICK_PERCENT, Messages } from '@app/shared';
 import './public/public.css';
 
@@ -15,18 +17,18 @@ export interface LoadingScreenProps {
 }
 
 export function LoadingScreen({ immediate = false, configCached = false, onComplete }: LoadingScreenProps) {
-  const [percent, setPercent] = useState(immediate ? 100 : 0);
-  useEffect(() => {
-    if (configCached) setPercent(100);
-  }, [configCached]);
-  useEffect(() => {
-    if (percent >= 100) {
-      onComplete?.();
-      return;
-    }
-    const t = setTimeout(() => setPercent((p) => Math.min(100, p + LOADING_TICK_PERCENT)), LOADING_TICK_MS);
-    return () => clearTimeout(t);
+  const [ticked, setTicked] = useState(immediate ? 100 : 0);
+  // a cached configuration fills the bar in the same render, not one effect later
+  const percent = configCached ? 100 : ticked;
+  // reported as the full bar is committed, so that start-up goes on without waiting a frame
+  useLayoutEffect(() => {
+    if (percent >= 100) onComplete?.();
   }, [percent, onComplete]);
+  useEffect(() => {
+    if (percent >= 100) return;
+    const t = setTimeout(() => setTicked((p) => Math.min(100, p + LOADING_TICK_PERCENT)), LOADING_TICK_MS);
+    return () => clearTimeout(t);
+  }, [percent]);
   return (
     <div className="yw-screen" role="status" aria-live="polite">
       <div className="yw-loading">
@@ -41,6 +43,18 @@ export function LoadingScreen({ immediate = false, configCached = false, onCompl
       </div>
     </div>
   );
+}
+
+/**
+ * index.html's copy of the loading screen (shell/public/index.html, the same markup at 0 %),
+ * shown full before React renders anything: a client configuration is cached.
+ */
+export function fillStaticLoadingScreen(container: HTMLElement): void {
+  const bar = container.querySelector<HTMLElement>('.yw-progress__bar');
+  if (bar) bar.style.width = '100%';
+  container.querySelector('[role="progressbar"]')?.setAttribute('aria-valuenow', '100');
+  const percent = container.querySelector('.yw-loading__percent');
+  if (percent) percent.textContent = '100%';
 }
 
 export function ConfigErrorScreen({ errors }: { errors: string[] }) {

@@ -1,5 +1,8 @@
 // Loads and validates /runtime-config.json (the deploy-time choice of remotes and mode).
 import { DEFAULT_API_URL_PREFIX, localStore, StorageKey, type RemoteEntry, type RemoteName, type RuntimeConfig } from '@app/shared';
+import { RUNTIME_CONFIG_URL, type ConfigFetch } from './runtimeConfigRequest';
+
+export { RUNTIME_CONFIG_URL };
 
 export const REMOTE_NAMES: RemoteName[] = ['files', 'workflow', 'swapspace', 'ferry', 'share'];
 
@@ -90,10 +93,8 @@ export function validateRuntimeConfig(doc: unknown): ValidationResult {
   };
 }
 
-export const RUNTIME_CONFIG_URL = '/runtime-config.json';
-
 /** Fetches the document (never from cache) and validates it; caches a valid one. */
-export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<ValidationResult> {
+export async function loadRuntimeConfig(fetchImpl: ConfigFetch = fetch): Promise<ValidationResult> {
   let doc: unknown;
   try {
     const res = await fetchImpl(RUNTIME_CONFIG_URL, { cache: 'no-store' });
