@@ -126,6 +126,27 @@ describe('session', () => {
     }, { server });
   });
 
+  test('once the configuration is in, the loading bar is full while the app itself still loads', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route(/\/app\.[0-9a-f]{8}\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      // timers held too, so that React never takes the screen over: index.html's copy shows it
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+      await page.goto(`${server.url}/file/public`, { waitUntil: 'commit' });
+      await page.waitForFunction(() => document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow') === '100');
+      assert.equal(await page.locator('.yw-loading__percent').textContent(), '100%');
+      await page.clock.resume();
+      release();
+      await waitForPath(page, '/login');
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+    }, { server });
+  });
+
   test('a wrong password shows the Chinese error and stays on /login', T, async (t) => {
     const user = await createUser(server, admin.token);
     // what the server says to a wrong password (this also counts toward throttling: 2 of 5)

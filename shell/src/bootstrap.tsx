@@ -55,12 +55,16 @@ function loadingScreen(root: Root, container: HTMLElement) {
   }, LOADING_TAKEOVER_MS);
   return {
     /**
-     * Start-up has fetched (and so cached) the client configuration: the bar fills at once.
-     * Resolves when the page may replace the screen.
+     * Start-up has fetched (and so cached) the client configuration: the bar fills at once, and
+     * stays full while the page's own code finishes loading. Resolves when the page may replace
+     * the screen.
      */
     finish(): Promise<void> {
       window.clearTimeout(takeOver);
-      if (!takenOver) return Promise.resolve();
+      if (!takenOver) {
+        fillStaticLoadingScreen(container);
+        return Promise.resolve();
+      }
       root.render(<LoadingScreen immediate={immediate} configCached onComplete={complete} />);
       return done;
     },
@@ -81,7 +85,9 @@ async function main(): Promise<void> {
   // what comes next is fetched while the runtime configuration is: the sign-in page for a
   // signed-out visitor of / or /login, else the app (start-up may still choose the other)
   const signInLikely = startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom));
-  const early = signInLikely ? { login: import(/* webpackChunkName: "sign-in" */ './pages/login/StandaloneLogin') } : { app: import('./App') };
+  const early = signInLikely
+    ? { login: import(/* webpackChunkName: "sign-in" */ './pages/login/StandaloneLogin') }
+    : { app: import(/* webpackChunkName: "app" */ './App') };
   early.login?.catch(() => undefined);
   early.app?.catch(() => undefined);
 
@@ -96,17 +102,19 @@ async function main(): Promise<void> {
   startSessionSync();
   // the sign-in page registered no remotes: the app does before it renders
   const renderApp = () =>
-    void Promise.all([import('./App'), import('./startup/modeAndRemotes')]).then(([{ default: App }, { applyModeAndRemotes }]) => {
-      applyModeAndRemotes();
-      root.render(<App />);
-    });
+    void Promise.all([import(/* webpackChunkName: "app" */ './App'), import('./startup/modeAndRemotes')]).then(
+      ([{ default: App }, { applyModeAndRemotes }]) => {
+        applyModeAndRemotes();
+        root.render(<App />);
+      },
+    );
   if (startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom))) {
     if (window.location.pathname !== '/login') window.history.replaceState(null, '', '/login');
     const login = early.login ?? import(/* webpackChunkName: "sign-in" */ './pages/login/StandaloneLogin');
     await loading.finish();
     root.render((await login).standaloneLogin(renderApp));
   } else {
-    const app = early.app ?? import('./App');
+    const app = early.app ?? import(/* webpackChunkName: "app" */ './App');
     await loading.finish();
     const { default: App } = await app;
     root.render(<App />);
