@@ -1,8 +1,9 @@
 // Sign-in, sign-out, wrong password, revoked session, route guards.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { chromium } from 'playwright-core';
 import {
-  TEXT, api, createFolder, dialogsSettled, openUserMenu, createUser, isUnauthorized, login, missingBuilds, navigateInApp, pathOf,
+  CHROMIUM, CHROMIUM_ARGS, TEXT, api, createFolder, dialogsSettled, openUserMenu, createUser, isUnauthorized, login, missingBuilds, navigateInApp, pathOf,
   personalRoot, revokeSessions, signInThroughPage, startServer, waitForPath, withBrowser,
 } from '../harness.mjs';
 
@@ -94,6 +95,7 @@ describe('session', () => {
       release();
       await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
       assert.equal(await page.getByText('加载中', { exact: true }).count(), 0, 'the sign-in page replaced the loading screen');
+      assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /需要 JavaScript/);
       await page.waitForLoadState('networkidle');
       const preloaded = await page.evaluate(() => [
         ...[...document.querySelectorAll('head script[src]')].map((el) => new URL(el.src).pathname),
@@ -107,6 +109,19 @@ describe('session', () => {
       assert.deepEqual(plain, [], `scripts sent uncompressed: ${plain.join(', ')}`);
       assert.ok(scripts.length <= 6, `${scripts.length} scripts before the form: ${scripts.map((s) => s.path).join(', ')}`);
     }, { server });
+  });
+
+  test('with JavaScript turned off, the page says that it needs it', T, async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    try {
+      const page = await (await browser.newContext({ javaScriptEnabled: false, locale: 'zh-CN' })).newPage();
+      await page.goto(`${server.url}/login`);
+      // what the page shows, read as a person would (innerText holds only what is rendered)
+      const shown = await page.evaluate(() => document.body.innerText);
+      assert.match(shown, /^云文档需要 JavaScript：请在浏览器设置中启用后刷新本页。/);
+    } finally {
+      await browser.close();
+    }
   });
 
   test('a slow runtime configuration: React takes the loading screen over, its bar gaining 1 % every 30 ms, until the form can show', T, async (t) => {
