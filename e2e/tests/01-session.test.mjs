@@ -127,7 +127,7 @@ describe('session', () => {
   test('a slow runtime configuration: React takes the loading screen over, its bar gaining 1 % every 30 ms, until the form can show', T, async (t) => {
     await withBrowser(t, async ({ page }) => {
       await page.route('**/runtime-config.json', async (route) => {
-        await new Promise((r) => setTimeout(r, 900));
+        await new Promise((r) => setTimeout(r, 2500));
         await route.continue();
       });
       await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
