@@ -1,8 +1,8 @@
 // The shell's split of the packages its first screen runs on: React, ReactDOM with its
 // scheduler, jotai's core and dayjs go into one async chunk, "framework", instead of one
 // chunk per shared module. The sign-in page then runs 5 scripts instead of 10 (bench/README.md,
-// figure 1). Their extras (jotai's utils, dayjs's plugins and locales)
-// stay out: nothing before sign-in needs them.
+// figure 1). Their extras (jotai's utils, dayjs's plugins and locales) stay out: nothing
+// before sign-in needs them.
 const FRAMEWORK = [
   /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/,
   /[\\/]node_modules[\\/]jotai[\\/]dist[\\/](index|vanilla|react)\.js$/,
@@ -32,4 +32,4 @@ function hostSplitChunks() {
   };
 }
 
-module.exports = { hostSplitChunks, isFrameworkModule };
+module.exports = { hostSplitChunks };

@@ -84,4 +84,4 @@ class PreloadPlugin {
   }
 }
 
-module.exports = { PreloadPlugin, filesToPreload };
+module.exports = { PreloadPlugin };

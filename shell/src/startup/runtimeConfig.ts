@@ -1,8 +1,6 @@
 // Loads and validates /runtime-config.json (the deploy-time choice of remotes and mode).
 import { DEFAULT_API_URL_PREFIX, localStore, StorageKey, type RemoteEntry, type RemoteName, type RuntimeConfig } from '@app/shared';
-import { RUNTIME_CONFIG_URL, type ConfigFetch } from './runtimeConfigRequest';
-
-export { RUNTIME_CONFIG_URL };
+import { RUNTIME_CONFIG_INIT, RUNTIME_CONFIG_URL, type ConfigFetch } from './runtimeConfigRequest';
 
 export const REMOTE_NAMES: RemoteName[] = ['files', 'workflow', 'swapspace', 'ferry', 'share'];
 
@@ -97,7 +95,7 @@ export function validateRuntimeConfig(doc: unknown): ValidationResult {
 export async function loadRuntimeConfig(fetchImpl: ConfigFetch = fetch): Promise<ValidationResult> {
   let doc: unknown;
   try {
-    const res = await fetchImpl(RUNTIME_CONFIG_URL, { cache: 'no-store' });
+    const res = await fetchImpl(RUNTIME_CONFIG_URL, RUNTIME_CONFIG_INIT);
     if (!res.ok) return { ok: false, errors: [`无法读取运行配置（HTTP ${res.status}）`] };
     doc = await res.json();
   } catch {

@@ -3,6 +3,8 @@
 // fetched and evaluated. It imports nothing: main.js must not consume a shared module.
 
 export const RUNTIME_CONFIG_URL = '/runtime-config.json';
+/** never answered from the HTTP cache: a deployment's change shows at the next load */
+export const RUNTIME_CONFIG_INIT: RequestInit = { cache: 'no-store' };
 
 /** What loading the runtime configuration needs of a response: its status and its JSON. */
 export interface ConfigResponse {
@@ -24,9 +26,9 @@ function readingBody(res: Response): ConfigResponse {
 
 let early: Promise<ConfigResponse> | null = null;
 
-/** Starts the request (never answered from the HTTP cache). */
+/** Starts the request. */
 export function startRuntimeConfigRequest(): void {
-  early = fetch(RUNTIME_CONFIG_URL, { cache: 'no-store' }).then(readingBody);
+  early = fetch(RUNTIME_CONFIG_URL, RUNTIME_CONFIG_INIT).then(readingBody);
   early.catch(() => undefined);
 }
 
