@@ -3,11 +3,12 @@
 // { id, title, run() }), prints each one's table and writes bench/out/results.json.
 //   node bench/run.mjs            every figure
 //   node bench/run.mjs login      only the figures with these ids
-// BENCH_RUNS=<n> changes the number of cold loads (default 5).
+// BENCH_RUNS=<n> changes the number of cold loads of figure 1 (default 15).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BENCH, OUT, ensureDir } from './lib/util.mjs';
+import { machineFacts, printMachine } from './lib/machine.mjs';
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const dir = path.join(BENCH, 'figures');
@@ -21,7 +22,9 @@ if (!modules.length) {
   process.exit(2);
 }
 
-const results = { date: new Date().toISOString(), node: process.version, figures: {} };
+const machine = machineFacts();
+printMachine(machine);
+const results = { date: new Date().toISOString(), node: process.version, machine, figures: {} };
 let failed = 0;
 for (const m of modules) {
   console.log(`\n== ${m.title}\n`);
