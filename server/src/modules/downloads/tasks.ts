@@ -298,8 +298,15 @@ export class ZipTasks {
       }
     };
     const next = (this.pumping ?? Promise.resolve()).then(run, run);
-    this.pumping = next.finally(() => {
-      if (this.pumping === next) this.pumping = null;
+    // what the next round waits for: this one settled, its failure reported by whoever awaits
+    // `next` (never an unhandled rejection, the database gone under a closing server included)
+    const settled: Promise<void> = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pumping = settled;
+    void settled.then(() => {
+      if (this.pumping === settled) this.pumping = null;
     });
     return next;
   }
