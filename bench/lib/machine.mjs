@@ -2,7 +2,6 @@
 // the same product measures differently on another processor or browser build (a Chromium
 // update once halved the browser's file reads here), and ratios only hold within one run.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import { CHROMIUM } from '../../e2e/harness.mjs';
 
@@ -16,18 +15,12 @@ function chromiumVersion() {
 
 export function machineFacts() {
   const cpus = os.cpus();
-  let kernel = os.release();
-  try {
-    kernel = fs.readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim();
-  } catch {
-    // not Linux: os.release() says it
-  }
   return {
     cpu: `${cpus[0]?.model ?? 'unknown'} × ${cpus.length}`,
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     load: os.loadavg().map((n) => n.toFixed(2)).join(' '),
     uptime: `${Math.round(os.uptime() / 60)} min`,
-    kernel,
+    kernel: os.release(),
     node: process.version,
     chromium: chromiumVersion(),
   };

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import type { ItemWithOwner } from '../folders/repository';
-import { entryForCaller, LEVEL, SPACE_ENTERPRISE, type Caller } from '../folders/rights';
+import { entryForCaller, LEVEL, SPACE_ENTERPRISE, SPACE_PERSONAL, type Caller } from '../folders/rights';
 
 export interface RecycleScope {
   /** personal items of this owner */
@@ -35,14 +35,14 @@ function deletedTops(db: Kysely<Database>, scope: RecycleScope) {
     .where((eb) => {
       const parts = [];
       if (scope.personalOwnerId !== null) {
-        parts.push(eb.and([eb(notIndexed('space_type'), '=', 2), eb(notIndexed('owner_id'), '=', scope.personalOwnerId)]));
+        parts.push(eb.and([eb(notIndexed('space_type'), '=', SPACE_PERSONAL), eb(notIndexed('owner_id'), '=', scope.personalOwnerId)]));
       }
-      if (enterpriseAll(scope)) parts.push(eb(notIndexed('space_type'), '=', 1));
+      if (enterpriseAll(scope)) parts.push(eb(notIndexed('space_type'), '=', SPACE_ENTERPRISE));
       const below = enterpriseBelow(scope);
       if (below.length) {
         parts.push(
           eb.and([
-            eb(notIndexed('space_type'), '=', 1),
+            eb(notIndexed('space_type'), '=', SPACE_ENTERPRISE),
             eb.or(below.flatMap((p) => [eb(idPathNotIndexed, '=', p), eb(idPathNotIndexed, 'like', `${p}/%`)])),
           ]),
         );
