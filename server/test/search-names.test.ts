@@ -7,7 +7,7 @@ import { Migrator } from 'kysely/migration';
 import { registerSqliteFunctions } from '../src/db/connection';
 import { buildMigrations, migrateToLatest } from '../src/db/migrations';
 import { gramToken } from '../src/modules/search/grams';
-import { nameCountAtMost } from '../src/modules/search/names';
+import { nameCount } from '../src/modules/search/names';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 
 describe.each(databaseKinds())('name search (%s)', (kind) => {
@@ -71,6 +71,23 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     // items carry what the file list shows
     const res = await search(owner.token, { keyword: '人民日报' });
     expect(res.body.result).toEqual({ data: [expect.objectContaining({ name: '人民日报.docx', namePath: expect.stringContaining('搜索根/人民日报.docx'), isFavorite: false, tags: [], permissions: expect.arrayContaining(['view']) })], total: 1, limited: false });
+  });
+
+  test('a keyword written in the name index\'s query syntax is plain text; a name holding the keyword\'s trigrams only apart is not found', async () => {
+    const folder = await create(owner.token, ownerRoot.id, '查询语法', 'folder');
+    const names = ['会议 纪要 (终稿).docx', 'a AND b.txt', 'x^y - 1.txt', 'near(ab) OR c.md', 'abcx-bcd.txt', 'abcd.txt'];
+    for (const name of names) await create(owner.token, folder.id, name);
+    const q = async (keyword: string) => (await found(owner.token, keyword)).filter((n) => names.includes(n));
+    expect(await q('纪要 (终')).toEqual(['会议 纪要 (终稿).docx']);
+    expect(await q('A AND B')).toEqual(['a AND b.txt']);
+    expect(await q('x^y -')).toEqual(['x^y - 1.txt']);
+    expect(await q('NEAR(ab) or')).toEqual(['near(ab) OR c.md']);
+    // a double quote (no name holds one) finds nothing, and is no error
+    expect(await q('"纪要"')).toEqual([]);
+    expect(await q('abc"')).toEqual([]);
+    // abc and bcd are both in abcx-bcd, but not abcd
+    expect(await q('abcd')).toEqual(['abcd.txt']);
+    expect(await q('bcd')).toEqual(['abcd.txt', 'abcx-bcd.txt']);
   });
 
   test('a rename is found by its new name at once and no longer by its old one; the recycle bin is never searched', async () => {
@@ -199,6 +216,8 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     expect(first.total).toBe(5);
     expect(first.data.map((i: any) => i.id)).toEqual(ids.slice(0, 2));
     expect((await page({ page: 3, pageSize: 2 })).data.map((i: any) => i.id)).toEqual(ids.slice(4));
+    // a page past the matches is empty and still counts them
+    expect(await page({ page: 4, pageSize: 2 })).toEqual({ data: [], total: 5, limited: false });
     expect((await page({ sortField: 'name', pageSize: 5 })).data.map((i: any) => i.name)).toEqual([0, 1, 2, 3, 4].map((i) => `分页文件${i}.txt`));
     expect((await page({ sortField: 'size', sortOrder: 'desc', pageSize: 5 })).data.map((i: any) => i.id)).toEqual([...ids].reverse());
   });
@@ -244,23 +263,26 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
 
   // SQLite only: PostgreSQL's planner counts for itself (the term tables are FTS5's)
   if (kind === 'sqlite') {
-    test('how common a keyword is, from the name indexes\' term counts: exact for 1–2 characters, never below the matches for more', async () => {
+    test('how common a keyword is, from the name indexes: exact for 1–2 characters, for more the names holding every trigram (never fewer than hold it), up to a cap', async () => {
       // the count decides which index drives a search with a narrow filter: one below the real
       // number of names would send a common keyword through its own index
       const dir = await create(owner.token, base.id, '词频', 'folder');
-      const names = ['词频统计甲.txt', '词频统计乙.TXT', '统计报表.xlsx', 'Minutes-词频.md', 'minutes 2024.doc', '会议minutes.pdf'];
+      const names = ['词频统计甲.txt', '词频统计乙.TXT', '统计报表.xlsx', 'Minutes-词频.md', 'minutes 2024.doc', '会议minutes.pdf', 'qrsx-rst.txt'];
       for (const name of names) await create(owner.token, dir.id, name);
       const everyName = (await app().db.selectFrom('items').select('name_key').execute()).map((r) => r.name_key);
-      const atMost = async (keyword: string) => Number((await nameCountAtMost(keyword).execute(app().db)).rows[0].n);
+      const atMost = async (keyword: string, cap?: number) => Number((await nameCount(keyword, cap).execute(app().db)).rows[0].n);
       const holding = (keyword: string) => everyName.filter((n) => n.includes(keyword.toLowerCase())).length;
       for (const keyword of ['词', '词频', '统计', 'm', 'mi', '2']) expect({ keyword, n: await atMost(keyword) }).toEqual({ keyword, n: holding(keyword) });
       for (const keyword of ['词频统', '词频统计', 'minutes', 'MINUTES', '统计报表', '.txt']) {
         const n = await atMost(keyword);
         expect({ keyword, enough: n >= holding(keyword) && holding(keyword) > 0 }).toEqual({ keyword, enough: true });
       }
-      // a keyword whose trigrams are each in some name, but never together, counts at most the rarest
-      expect(await atMost('统计甲乙')).toBeLessThanOrEqual(1);
+      // trigrams each in some name, but never together, count nothing; apart in one name, that name
+      expect(await atMost('统计甲乙')).toBe(0);
+      expect({ n: await atMost('qrst'), holding: holding('qrst') }).toEqual({ n: 1, holding: 0 });
       expect(await atMost('没有这个名称')).toBe(0);
+      // a longer keyword's count stops at the cap
+      expect(await atMost('minutes', 2)).toBe(2);
       // renamed and deleted names count no more
       const gone = await create(owner.token, dir.id, '临时唯一名字.txt');
       expect(await atMost('临时唯一名')).toBe(1);
@@ -289,7 +311,9 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
       .execute();
     const res = (await search(owner.token, { keyword: '海量', pageSize: 10 })).body.result;
     expect({ total: res.total, limited: res.limited, first: res.data[0].name }).toEqual({ total: 10_000, limited: true, first: '海量条目00000.log' });
-    expect((await search(owner.token, { keyword: '海量', page: 1001, pageSize: 10 })).body.result.data).toEqual([]);
+    expect((await search(owner.token, { keyword: '海量', page: 1001, pageSize: 10 })).body.result).toEqual({ data: [], total: 10_000, limited: true });
+    const last = (await search(owner.token, { keyword: '海量', page: 1000, pageSize: 10 })).body.result;
+    expect({ total: last.total, limited: last.limited, first: last.data[0].name, n: last.data.length }).toEqual({ total: 10_000, limited: true, first: '海量条目09990.log', n: 10 });
     expect((await search(owner.token, { keyword: '海量条目00042' })).body.result).toMatchObject({ total: 1, limited: false });
   }, 120_000);
 });

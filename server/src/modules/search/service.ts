@@ -1,6 +1,7 @@
 // 云文档 search (api-contract.md, "Search"): by name, and by the text inside documents. Only
 // what the caller may read, never the recycle bin, newest first unless sortField says
 // otherwise; matches are counted up to SEARCH_TOTAL_LIMIT (beyond it `limited` is true).
+import { performance } from 'node:perf_hooks';
 import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import type { Database, UserRow } from '../../db/types';
@@ -9,8 +10,9 @@ import type { TagsService } from '../tags/service';
 import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
-import { isTokenKeyword, matchName, nameCountAtMost } from './names';
+import { isTokenKeyword, matchName, NAME_COUNT_CAP, nameCount } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
+import { FITTED, PassCosts, type PassFactors } from './pass-costs';
 import { RangeSample } from './range-sample';
 import { callerScope, inScope } from './scope';
 
@@ -18,13 +20,24 @@ export const SEARCH_TOTAL_LIMIT = 10_000;
 /** SQLite: a filter's range of up to this many items may drive a name search (its index is read, names checked in it) */
 const DRIVE_LIMIT = 400_000;
 /**
- * What a name search's pass costs, in microseconds measured on the figure's 1,000,000 items
- * (bench figure 6; the database read through its memory map): an entry of a filter's range
+ * What a name search's pass costs, in microseconds, fitted to 20 cases timed both ways on the
+ * figure's 1,000,000 items (bench figure 6, search-plan.test.ts; the database read through its
+ * memory map, the matches counted and sorted in the database): an entry of a filter's range
  * walked (its name checked in the index), a match kept there (its scope checked in the index
  * too: migration 0058), and a candidate of the keyword's index read from the table and checked
  * against the filter (a trigram candidate is also checked against the name).
  */
-const COST = { rangeEntry: 0.09, match: 0.6, token: 1.6, trigram: 2.8 };
+const COST = { rangeEntry: 0.13, match: 0.3, token: 1.0, trigram: 1.4 };
+
+/** The fitted cost (µs) of walking `entries` of a range that hold `matches`. */
+export function rangePassCost(entries: number, matches: number): number {
+  return COST.rangeEntry * entries + COST.match * matches;
+}
+
+/** The fitted cost (µs) of reading `candidates` of a keyword's index. */
+export function keywordPassCost(candidates: number, token: boolean): number {
+  return (token ? COST.token : COST.trigram) * candidates;
+}
 
 /**
  * SQLite: the widest range of a filter worth walking for a keyword held by about `names` of
@@ -32,11 +45,11 @@ const COST = { rangeEntry: 0.09, match: 0.6, token: 1.6, trigram: 2.8 };
  * keyword's index costs its candidates until as many of them lie in the range. The first grows
  * with the range, the second shrinks: the widest range where walking costs no more.
  */
-export function walkLimit(names: number, items: number, token: boolean): number {
+export function walkLimit(names: number, items: number, token: boolean, factors: PassFactors = FITTED): number {
   const density = Math.min(1, names / items);
   const enough = SEARCH_TOTAL_LIMIT + 1;
-  const walk = (r: number) => COST.rangeEntry * (density ? Math.min(r, enough / density) : r) + COST.match * Math.min(enough, r * density);
-  const keyword = (r: number) => (token ? COST.token : COST.trigram) * Math.min(names, r ? (enough * items) / r : names);
+  const walk = (r: number) => factors.range * rangePassCost(density ? Math.min(r, enough / density) : r, Math.min(enough, r * density));
+  const keyword = (r: number) => factors.keyword * keywordPassCost(Math.min(names, r ? (enough * items) / r : names), token);
   let lo = 0;
   let hi = DRIVE_LIMIT;
   if (walk(hi) <= keyword(hi)) return hi;
@@ -55,6 +68,8 @@ export class SearchService {
     private readonly folders: FoldersService,
     private readonly tags: TagsService,
     private readonly tzName: string,
+    /** SQLite: what the ways of a name search's pass cost here, learnt from the passes run */
+    readonly passCosts = new PassCosts(),
   ) {
     this.ranges = new RangeSample(db);
   }
@@ -67,7 +82,7 @@ export class SearchService {
     const keyword = cleanKeyword(query.keyword);
     return this.run(user, query, null, async (ranges) => ({
       match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions),
-      index: this.dialect === 'sqlite' ? await this.nameDriver(keyword, ranges) : null,
+      ...(this.dialect === 'sqlite' ? await this.nameDriver(keyword, ranges) : { index: null }),
     }));
   }
 
@@ -88,13 +103,18 @@ export class SearchService {
     /**
      * How the keyword is matched: `match` narrows a query of items (`walk`: another index
      * drives the query, newest first or along `index`); `index` (SQLite): the index of a
-     * narrow filter that should drive the query instead of the keyword's own index.
+     * narrow filter that should drive the query instead of the keyword's own index; `learn`:
+     * told how many matches the pass counted and how long it took.
      */
-    plan: (ranges: IndexedRanges) => Promise<{ match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>; index: string | null }>,
+    plan: (ranges: IndexedRanges) => Promise<{
+      match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>;
+      index: string | null;
+      learn?: (matches: number, tookMs: number) => void;
+    }>,
   ): Promise<SearchResult> {
     const { rights, scope } = await callerScope(this.db, this.folders, user);
     const filters = await searchFilters(this.dialect, user, query, this.folders, rights, this.tags, this.tzName);
-    const { match, index } = await plan(filters.ranges);
+    const { match, index, learn } = await plan(filters.ranges);
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 100;
     const base = (walk: boolean) =>
@@ -106,29 +126,37 @@ export class SearchService {
     const offset = (page - 1) * pageSize;
     const dir = query.sortOrder ?? (query.sortField === 'name' ? 'asc' : 'desc');
     const sortColumn = query.sortField === 'name' ? 'items.name_key' : query.sortField === 'size' ? 'items.size' : 'items.updated_at';
-    // one pass over the matches (the index drives it and stops after the limit) counts them and
-    // gives their sort keys: up to the limit, the page is cut from these without a second query
-    const matches = await this.indexedBy(base(false).select(['items.id', `${sortColumn} as k`]).limit(SEARCH_TOTAL_LIMIT + 1), index);
-    const n = matches.length;
     const take = Math.max(0, Math.min(pageSize, SEARCH_TOTAL_LIMIT - offset));
+    // one pass over the matches (the index drives it and stops after the limit) counts them and
+    // sorts them by the page's key, in the database: only the page's ids come back (10,000 rows
+    // handed to JavaScript cost about as much as finding them)
+    const pageOfMatches = (limit: number, from: number) =>
+      this.db
+        .with(
+          (w) => w('m').materialized(),
+          () => base(false).select(['items.id', `${sortColumn} as k`]).limit(SEARCH_TOTAL_LIMIT + 1),
+        )
+        .selectFrom('m')
+        .select(['m.id', (eb) => eb.selectFrom('m').select(eb.fn.countAll().as('c')).as('n')])
+        .orderBy('m.k', dir)
+        .orderBy('m.id', dir)
+        .limit(limit)
+        .offset(from) as unknown as SelectQueryBuilder<any, any, any>;
+    const started = performance.now();
+    const rows = take ? await this.indexedBy(pageOfMatches(take, offset), index) : [];
+    const tookMs = performance.now() - started;
+    // an empty page (past the matches, or past the limit) still says how many there are
+    const n = rows.length ? Number(rows[0].n) : Number((await this.indexedBy(pageOfMatches(1, 0), index))[0]?.n ?? 0);
+    if (rows.length) learn?.(n, tookMs);
     let ids: number[];
-    if (n <= SEARCH_TOTAL_LIMIT || !take) {
-      const sign = dir === 'asc' ? 1 : -1;
-      const key = (v: unknown) => (typeof v === 'string' ? v : Number(v));
-      matches.sort((a, b) => {
-        const ka = key(a.k);
-        const kb = key(b.k);
-        if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-        return (Number(a.id) - Number(b.id)) * sign;
-      });
-      ids = matches.slice(offset, offset + take).map((m) => Number(m.id));
-    } else {
+    if (n <= SEARCH_TOTAL_LIMIT || !take) ids = rows.map((m) => Number(m.id));
+    else {
       // more matches than are counted: read the items in the order asked until the page is full
       // (name search newest first walks items_updated; sorting every match would cost more)
       const walk = snippetFor === null && sortColumn === 'items.updated_at';
       const paged = base(walk).select('items.id').orderBy(sortColumn, dir).orderBy('items.id', dir).limit(take).offset(offset);
-      const rows = await this.indexedBy(paged, walk && this.dialect === 'sqlite' ? 'items_updated' : index);
-      ids = rows.map((r) => Number(r.id));
+      const found = await this.indexedBy(paged, walk && this.dialect === 'sqlite' ? 'items_updated' : index);
+      ids = found.map((r) => Number(r.id));
     }
     const items = await itemsInOrder(this.db, this.folders, user, rights, ids);
     const snippets = new Map<number, string>();
@@ -158,19 +186,21 @@ export class SearchService {
    * The keyword's index is joined with every item otherwise, and a common keyword with a narrow
    * filter would read thousands of items to keep a few; along the filter's index, names are
    * checked in the index itself (it holds name_key) and only matches are read. How common the
-   * keyword is comes from the indexes' own term counts (an upper bound, read without touching a
-   * match); the widest range worth walking follows from it (walkLimit); how many items a range
-   * holds is estimated from a sample of the items (RangeSample; counted in a small database).
+   * keyword is comes from the name indexes (nameCount: the candidates its index would give, read
+   * without touching an item); the widest range worth walking follows from it and from what the
+   * two ways have cost here (walkLimit, PassCosts); how many items a range holds is estimated
+   * from a sample of the items (RangeSample; counted in a small database).
    */
-  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<string | null> {
-    if (!ranges.idPath && !ranges.updated) return null;
-    const { rows } = await nameCountAtMost(keyword).execute(this.db);
+  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: (matches: number, tookMs: number) => void }> {
+    if (!ranges.idPath && !ranges.updated) return { index: null };
+    const { rows } = await nameCount(keyword).execute(this.db);
     const names = Number(rows[0]?.n ?? 0);
     // the items there are, about (ids are not reused)
     const { rows: top } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
     const maxId = Math.max(1, Number(top[0]?.n ?? 1));
-    const limit = walkLimit(names, maxId, isTokenKeyword(keyword));
-    if (limit === 0) return null;
+    const token = isTokenKeyword(keyword);
+    const limit = walkLimit(names, maxId, token, this.passCosts.factors());
+    if (limit === 0) return { index: null };
     const sizes = await this.ranges.sizes(ranges, maxId, limit);
     let best: { index: string; size: number } | null = null;
     for (const [index, size] of [
@@ -179,18 +209,32 @@ export class SearchService {
     ] as const) {
       if (size !== undefined && size <= limit && (!best || size < best.size)) best = { index, size };
     }
-    return best?.index ?? null;
+    // what the pass's work was is known when it ran to the end (no more matches than are
+    // counted): the whole range walked, or every candidate of the keyword read (unless the
+    // index narrowed them to extensions, or they were counted only up to the cap)
+    if (best) {
+      const walked = best;
+      const learn = (matches: number, tookMs: number) => {
+        if (matches <= SEARCH_TOTAL_LIMIT) this.passCosts.observe('range', rangePassCost(walked.size, matches), tookMs);
+      };
+      return { index: walked.index, learn };
+    }
+    if (ranges.extensions?.length || names >= NAME_COUNT_CAP) return { index: null };
+    const learn = (matches: number, tookMs: number) => {
+      if (matches <= SEARCH_TOTAL_LIMIT) this.passCosts.observe('keyword', keywordPassCost(names, token), tookMs);
+    };
+    return { index: null, learn };
   }
 
   /**
    * Runs a query of `items` (SQLite) along the index given: the planner would rather use
    * another index for a filter and sort every match. Kysely has no INDEXED BY, so the compiled
-   * statement's outer FROM is told.
+   * statement's first FROM of items (the pass's own, in a query of its matches too) is told.
    */
   private async indexedBy(query: SelectQueryBuilder<any, any, any>, index: string | null): Promise<Record<string, any>[]> {
     if (index === null || this.dialect !== 'sqlite') return (await query.execute()) as Record<string, any>[];
     const compiled = query.compile();
-    const text = compiled.sql.replace(/^select (.*?) from "items" /, `select $1 from "items" indexed by "${index}" `);
+    const text = compiled.sql.replace(/ from "items" /, ` from "items" indexed by "${index}" `);
     if (text === compiled.sql) return (await query.execute()) as Record<string, any>[];
     const result = await this.db.executeQuery<Record<string, any>>(CompiledQuery.raw(text, [...compiled.parameters]));
     return result.rows;
