@@ -3,7 +3,8 @@
 //   the one an unzip program checks: compared with a plain table-driven CRC-32 written out in
 //   the test, over stored and deflated entries read in many pieces;
 // - what is deflated: files of compressible types whose head shrinks; a .txt or .log holding
-//   random (compressed, encrypted) bytes is stored as it is, as a .jpg always is;
+//   random (compressed, encrypted) bytes is stored as it is, as a .jpg always is; the heads
+//   that decide it are read several at once, however sparse such files are;
 // - an archive kept as its frame and holes (the stored entries read from their blobs when it is
 //   sent) is, put together, byte for byte the archive built whole, and so is any range of it;
 //   with the CRC-32 of each blob known, the build reads none of the stored files.
@@ -15,7 +16,7 @@ import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { archiveSource } from '../src/modules/downloads/archive-source';
-import { buildZip, type ZipBuilt, type ZipEntry } from '../src/modules/downloads/zip';
+import { buildZip, DECIDE_AHEAD, type ZipBuilt, type ZipEntry } from '../src/modules/downloads/zip';
 import { LocalStore } from '../src/modules/storage/local';
 import type { ContentSource } from '../src/modules/storage/source';
 
@@ -115,6 +116,37 @@ test('files of compressible types are deflated when their head shrinks, stored w
   // the log shrank to a fraction; stored entries are in the archive as they are
   expect(got['日志.log'][2]).toBeLessThan(text.length / 10);
   for (const name of ['随机.txt', '数据.bin', '照片.jpg']) expect({ name, size: got[name][2] }).toEqual({ name, size: contents[name].length });
+});
+
+test('the heads of files to judge are read several at once, however far apart those files lie', async () => {
+  // one text among seven photos, each head taking 20 ms to arrive (an object store's request):
+  // one head after the other, 20 of them would take 400 ms
+  const random = crypto.randomBytes(100 * 1024);
+  let inFlight = 0;
+  let most = 0;
+  const slowHeads = (buf: Buffer): ContentSource => ({
+    stat: async () => buf.length,
+    open: async (range?: { start: number; end: number }) => {
+      if (!range) return Readable.from([buf]);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return Readable.from([buf.subarray(range.start, range.end + 1)]);
+    },
+  });
+  const entries: ZipEntry[] = Array.from({ length: 160 }, (_, i) => ({
+    kind: 'file',
+    path: `文件${i}.${i % 8 === 6 ? 'txt' : 'jpg'}`,
+    mtimeMs: Date.now(),
+    size: random.length,
+    source: slowHeads(random),
+  }));
+  const got = await entriesOf(await zipOf(entries));
+  expect(Object.keys(got)).toHaveLength(160);
+  // random bytes under a text name: every head judged, every file stored
+  expect(Object.values(got).every(([method]) => method === 0)).toBe(true);
+  expect(most).toBe(DECIDE_AHEAD);
 });
 
 describe('an archive kept as its frame and holes', () => {

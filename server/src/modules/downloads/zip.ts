@@ -128,8 +128,10 @@ export interface ZipBuild {
 const SAMPLE_BYTES = 64 * 1024;
 /** Deflated to more than this share of its size, a sample says the file is stored as it is. */
 const STORE_ABOVE = 0.9;
-/** How many files ahead of the one being added have their compression decided meanwhile. */
-const DECIDE_AHEAD = 8;
+/** How many heads of files ahead of the one being added are read at once to decide their compression. */
+export const DECIDE_AHEAD = 8;
+/** How many entries ahead of the one being added a head may be read. */
+const DECIDE_WINDOW = 1024;
 
 /**
  * Whether a file of a compressible type is worth deflating: files up to SAMPLE_BYTES are; a
@@ -242,6 +244,27 @@ export function buildZip(
     deciding[i].catch(() => undefined); // a failure is thrown where the decision is awaited
     return deciding[i];
   };
+  // the heads read ahead: DECIDE_AHEAD at a time, however far apart the files that need one lie
+  // (one text among seven photos: counted in entries, the reads came one after the other, each a
+  // request to an object store)
+  const needsHead = (e: ZipEntry) => isContent(e) && e.size > SAMPLE_BYTES && ofCompressibleType(e);
+  let adding = 0;
+  let scanned = 0;
+  let reading = 0;
+  const readAhead = () => {
+    scanned = Math.max(scanned, adding + 1);
+    const end = Math.min(entries.length, adding + 1 + DECIDE_WINDOW);
+    while (reading < DECIDE_AHEAD && scanned < end && !failed) {
+      const j = scanned++;
+      if (!needsHead(entries[j])) continue;
+      reading++;
+      const settled = () => {
+        reading--;
+        readAhead();
+      };
+      decide(j).then(settled, settled);
+    }
+  };
   /** whether entry i is read: a content not known to be a known hole (undecided: not yet) */
   const isRead = (i: number): boolean | null => {
     const e = entries[i];
@@ -271,7 +294,7 @@ export function buildZip(
 
   const zip64 = o.forceZip64Format === true;
   // entries are added as their compression is decided (a sample of each file of a compressible
-  // type is read first, for the next few files at once): yazl writes them in order meanwhile
+  // type is read first, for the next few such files at once): yazl writes them in order meanwhile
   const addAll = async () => {
     for (const [i, e] of entries.entries()) {
       if (failed) return;
@@ -281,7 +304,8 @@ export function buildZip(
       } else if (!isContent(e)) {
         zip.addBuffer(Buffer.alloc(0), e.path, { mtime, compress: false, forceZip64Format: zip64 });
       } else {
-        for (let j = i + 1; j < Math.min(entries.length, i + DECIDE_AHEAD); j++) void decide(j);
+        adding = i;
+        readAhead();
         const compress = await decide(i);
         const hole = o.holes && !compress && e.hole ? e.hole : null;
         const known = hole && knownHole(e) ? (e.crc32 as number) : null;
