@@ -3,8 +3,11 @@
 // and the files of a folder are often small.
 import type { Readable } from 'node:stream';
 
-/** How many streams are asked for before their turn. */
-export const READ_AHEAD = 4;
+/**
+ * How many streams are asked for before their turn: on rgw, a zip of 400 files of 1 MB was sent
+ * in 2.0 s with eight against 2.4 s with four (medians of six, alternating); sixteen were no faster.
+ */
+export const READ_AHEAD = 8;
 
 export class ReadAhead<T> {
   /** streams asked for and not yet taken, by index */
