@@ -1,8 +1,9 @@
 // Name search of 云文档: a case-insensitive substring of items.name_key, one Chinese character
 // included, answered from an index on both databases (docs/integration.md, "Search").
 // SQLite: 3+ characters through the FTS5 trigram table (the names holding every trigram of the
-// keyword, checked against the name), 1–2 through the FTS5 table of name_grams tokens. PostgreSQL: LIKE served by pg_trgm's GIN
-// index, 1–2 characters through the tsvector index over name_grams.
+// keyword, checked against the name), 1–2 through the FTS5 table of name_grams tokens.
+// PostgreSQL: LIKE served by pg_trgm's GIN index, 1–2 characters through the tsvector index
+// over name_grams.
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DialectName } from '../../db/connection';
 import { itemNameKey } from '../folders/repository';
