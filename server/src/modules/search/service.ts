@@ -12,7 +12,7 @@ import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
 import { isTokenKeyword, matchName, NAME_COUNT_CAP, nameCount } from './names';
 import type { SearchQuery, SearchResult } from './schemas';
-import { FITTED, PassCosts, type PassFactors } from './pass-costs';
+import { FITTED, PassCosts, type PassFactors, type PassWay } from './pass-costs';
 import { RangeSample } from './range-sample';
 import { callerScope, inScope } from './scope';
 
@@ -60,6 +60,9 @@ export function walkLimit(names: number, items: number, token: boolean, factors:
   }
   return lo;
 }
+
+/** Told how many matches a name search's pass counted and how long it took (PassCosts). */
+type LearnPass = (matches: number, tookMs: number) => void;
 
 export class SearchService {
   constructor(
@@ -109,7 +112,7 @@ export class SearchService {
     plan: (ranges: IndexedRanges) => Promise<{
       match: (q: SelectQueryBuilder<any, any, any>, walk: boolean) => SelectQueryBuilder<any, any, any>;
       index: string | null;
-      learn?: (matches: number, tookMs: number) => void;
+      learn?: LearnPass;
     }>,
   ): Promise<SearchResult> {
     const { rights, scope } = await callerScope(this.db, this.folders, user);
@@ -191,7 +194,7 @@ export class SearchService {
    * two ways have cost here (walkLimit, PassCosts); how many items a range holds is estimated
    * from a sample of the items (RangeSample; counted in a small database).
    */
-  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: (matches: number, tookMs: number) => void }> {
+  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: LearnPass }> {
     if (!ranges.idPath && !ranges.updated) return { index: null };
     const { rows } = await nameCount(keyword).execute(this.db);
     const names = Number(rows[0]?.n ?? 0);
@@ -212,18 +215,13 @@ export class SearchService {
     // what the pass's work was is known when it ran to the end (no more matches than are
     // counted): the whole range walked, or every candidate of the keyword read (unless the
     // index narrowed them to extensions, or they were counted only up to the cap)
-    if (best) {
-      const walked = best;
-      const learn = (matches: number, tookMs: number) => {
-        if (matches <= SEARCH_TOTAL_LIMIT) this.passCosts.observe('range', rangePassCost(walked.size, matches), tookMs);
-      };
-      return { index: walked.index, learn };
-    }
-    if (ranges.extensions?.length || names >= NAME_COUNT_CAP) return { index: null };
-    const learn = (matches: number, tookMs: number) => {
-      if (matches <= SEARCH_TOTAL_LIMIT) this.passCosts.observe('keyword', keywordPassCost(names, token), tookMs);
+    const learnFrom = (way: PassWay, modelUs: (matches: number) => number): LearnPass => (matches, tookMs) => {
+      if (matches <= SEARCH_TOTAL_LIMIT) this.passCosts.observe(way, modelUs(matches), tookMs);
     };
-    return { index: null, learn };
+    const walked = best;
+    if (walked) return { index: walked.index, learn: learnFrom('range', (matches) => rangePassCost(walked.size, matches)) };
+    if (ranges.extensions?.length || names >= NAME_COUNT_CAP) return { index: null };
+    return { index: null, learn: learnFrom('keyword', () => keywordPassCost(names, token)) };
   }
 
   /**
