@@ -9,12 +9,14 @@ import {
   loadWasmMd5,
   resetMd5Choice,
   sparkMd5Engine,
+  STREAM_READ_SIZE,
   type HashMessage,
   type HashRequest,
   type Md5Engine,
 } from './md5';
 import { createHasher, type HashWorker } from './hasher';
 import { meterMd5 } from './meteredMd5';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 const text = 'The quick brown fox jumps over the lazy dog'; // 43 bytes
 const blob = () => new Blob([text]);
@@ -122,6 +124,82 @@ describe('computeMd5', () => {
     await expect(computeMd5(streaming, { sliceSize: 1000, between, signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
     expect(between).toHaveBeenCalledTimes(1);
     await expect(computeMd5(new StreamingBlob([]) as unknown as Blob)).resolves.toBe(nodeMd5(''));
+  });
+
+  /** A Blob-like whose stream() is a byte stream: the sizes of the buffers each read offered (`asked`). */
+  const byteStreamBlob = (bytes: Uint8Array) => {
+    const asked: number[] = [];
+    const fake = {
+      size: bytes.length,
+      slice: jest.fn(),
+      stream: () => {
+        let at = 0;
+        return new WebReadableStream({
+          type: 'bytes',
+          pull(controller) {
+            if (at >= bytes.length) {
+              controller.close();
+              controller.byobRequest?.respond(0);
+              return;
+            }
+            const request = controller.byobRequest;
+            if (request?.view) {
+              const view = new Uint8Array(request.view.buffer, request.view.byteOffset, request.view.byteLength);
+              asked.push(view.byteLength);
+              // a file hands out at most 300,000 bytes at once here, whatever the buffer offered
+              const n = Math.min(view.byteLength, 300_000, bytes.length - at);
+              view.set(bytes.subarray(at, at + n));
+              at += n;
+              request.respond(n);
+            } else {
+              // a default reader's read: a new piece each time
+              const n = Math.min(65_536, bytes.length - at);
+              controller.enqueue(bytes.slice(at, at + n));
+              at += n;
+            }
+          },
+        });
+      },
+    };
+    return { blob: fake as unknown as Blob, asked, slice: fake.slice };
+  };
+
+  it('reads a byte stream into one buffer of 1 MB (no larger than a slice) again and again: the same digest, the same progress', async () => {
+    const random = new Uint8Array(crypto.randomBytes(3 * STREAM_READ_SIZE + 12_345));
+    expect(STREAM_READ_SIZE).toBe(1024 * 1024);
+    for (const sliceSize of [2 * 1024 * 1024, 100_000]) {
+      const { blob: file, asked, slice } = byteStreamBlob(random);
+      const seen: number[] = [];
+      await expect(computeMd5(file, { sliceSize, onProgress: (p) => seen.push(p) })).resolves.toBe(nodeMd5(random));
+      expect(slice).not.toHaveBeenCalled();
+      // every read offered the whole buffer: 1 MB, or the slice where that is smaller
+      expect(asked.length).toBeGreaterThan(10);
+      expect(new Set(asked)).toEqual(new Set([Math.min(STREAM_READ_SIZE, sliceSize)]));
+      expect(seen.at(-1)).toBe(100);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      if (sliceSize === 100_000) expect(seen.length).toBeGreaterThan(30);
+    }
+  });
+
+  it('reads a stream that is not a byte stream with its default reader', async () => {
+    const random = new Uint8Array(crypto.randomBytes(500_000));
+    const slice = jest.fn();
+    const pieces = [random.subarray(0, 200_000), random.subarray(200_000)];
+    const plain = {
+      size: random.length,
+      slice,
+      stream: () =>
+        new WebReadableStream<Uint8Array>({
+          start(controller) {
+            for (const p of pieces) controller.enqueue(p);
+            controller.close();
+          },
+        }),
+    } as unknown as Blob;
+    const seen: number[] = [];
+    await expect(computeMd5(plain, { sliceSize: 100_000, onProgress: (p) => seen.push(p) })).resolves.toBe(nodeMd5(random));
+    expect(slice).not.toHaveBeenCalled();
+    expect(seen).toEqual([40, 100]);
   });
 
   it('gives the MD5 of the bytes whatever the slice size, each byte hashed once', async () => {
