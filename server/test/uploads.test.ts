@@ -543,6 +543,38 @@ describe.each(databaseKinds())('uploads (%s)', (kind) => {
     expect(await session(x)).toBeUndefined();
   });
 
+  test('a chunk size asked for at create: granted between the options\' size and 32 MB, kept on resume, every chunk held to it', async () => {
+    const folder = await newFolder();
+    const content = random(CHUNK * 5 + 100); // in chunks of 3 × CHUNK: 3072, 2148
+    const body = { folderId: folder.id, fileName: '大分片.bin', size: content.length, taskId: crypto.randomUUID() };
+    const asked = (await createTask(app(), as(owner), { ...body, chunkSize: CHUNK * 3 })).body.result;
+    expect(asked).toMatchObject({ conflictType: 0, chunkSize: CHUNK * 3, uploadedChunks: [] });
+    const fileId = asked.fileInfo.fileId;
+    expect(await session(fileId)).toMatchObject({ chunk_size: CHUNK * 3, total_chunks: 2 });
+    // chunks of the options' size are refused, with the session's size named
+    const wrong = await sendChunk(app(), as(owner), fileId, 1, chunkOf(content, 1, CHUNK), { chunkSize: CHUNK, totalSize: content.length });
+    expectError(wrong, 400, 40001);
+    expect(wrong.body.message).toContain(String(CHUNK * 3));
+    expect((await sendChunk(app(), as(owner), fileId, 1, chunkOf(content, 1, CHUNK * 3), { chunkSize: CHUNK * 3, totalSize: content.length })).status).toBe(200);
+    // the same task again, asking for another size: its session's size comes back
+    const resumed = (await createTask(app(), as(owner), { ...body, chunkSize: CHUNK * 8 })).body.result;
+    expect(resumed).toMatchObject({ fileInfo: { fileId }, uploadedChunks: [1], chunkSize: CHUNK * 3 });
+    expect((await sendChunk(app(), as(owner), fileId, 2, chunkOf(content, 2, CHUNK * 3), { chunkSize: CHUNK * 3, totalSize: content.length })).status).toBe(200);
+    const item = (await merge(app(), as(owner), fileId, md5(content))).body.result;
+    expect((await blobContent(item.id)).equals(content)).toBe(true);
+
+    // less than the options' size: the options' size; more than 32 MB: 32 MB; nothing asked: the options' size
+    const granted = async (chunkSize: number | null | undefined) =>
+      (await createTask(app(), as(owner), { folderId: folder.id, fileName: `g-${crypto.randomUUID()}.bin`, size: 100 * 1024 * 1024, ...(chunkSize === undefined ? {} : { chunkSize }) })).body.result.chunkSize;
+    expect(await granted(1)).toBe(CHUNK);
+    expect(await granted(1024 * 1024 * 1024)).toBe(32 * 1024 * 1024);
+    expect(await granted(null)).toBe(CHUNK);
+    expect(await granted(undefined)).toBe(CHUNK);
+    // not a whole number of bytes
+    expectError(await createTask(app(), as(owner), { ...body, fileName: 'x.bin', taskId: crypto.randomUUID(), chunkSize: 1.5 }), 400, 40001);
+    expectError(await createTask(app(), as(owner), { ...body, fileName: 'x.bin', taskId: crypto.randomUUID(), chunkSize: 0 }), 400, 40001);
+  });
+
   test('rapid upload: allowed from what the caller can read, refused for others\' private content', async () => {
     const content = random(3000);
     const hash = md5(content);

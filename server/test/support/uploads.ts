@@ -53,6 +53,8 @@ export interface CreateBody {
   relativePath?: string;
   taskId?: string;
   shareId?: string | null;
+  /** the chunk size wished for (large files) */
+  chunkSize?: number | null;
 }
 
 export function createTask(app: App, auth: Auth, body: CreateBody) {

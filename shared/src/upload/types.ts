@@ -108,6 +108,8 @@ export interface CheckAndCreateFileInfoBody {
   relativePath: string;
   taskId: string;
   shareId: string | null;
+  /** the chunk size wished for (large files: LARGE_CHUNK_SIZE); the result says what the server grants */
+  chunkSize?: number | null;
 }
 
 export interface CheckAndCreateFileInfoResult {
@@ -124,6 +126,8 @@ export interface CheckAndCreateFileInfoResult {
    * then sends chunks while it hashes. Absent or true: hash first, then ask for an instant upload.
    */
   rapidPossible?: boolean;
+  /** with a session: its chunk size (absent from an older server: the upload options' chunkSize) */
+  chunkSize?: number;
 }
 
 /** POST …/CreateFolders (and its External form): the empty folders of a dropped folder. */

@@ -31,7 +31,7 @@ import {
   UploadPolicyBodySchema,
   UploadPolicySchema,
 } from './schemas';
-import type { Actor } from './service';
+import { MAX_CHUNK_SIZE, type Actor } from './service';
 import { recordEvent } from '../notices/events';
 import { LINK_UPLOAD_GROUP_MS } from '../notices/kinds';
 
@@ -44,9 +44,10 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const external = '外部分享上传：以请求头 accessKey 代替登录令牌；分享不存在、已过期或访问密钥不正确时 HTTP 401（code 401）。';
 
   await app.register(multipart, {
-    // the part is streamed to disk; the limit only stops a body far larger than any chunk
+    // the part is streamed to disk; the limit only stops a body far larger than any chunk (each
+    // chunk is held to its session's size)
     throwFileSizeLimit: false,
-    limits: { fileSize: uploads.limits.chunkSize + 1, files: 1, fields: 20, fieldSize: 8192, parts: 24 },
+    limits: { fileSize: Math.max(uploads.limits.chunkSize, MAX_CHUNK_SIZE) + 1, files: 1, fields: 20, fieldSize: 8192, parts: 24 },
   });
 
   /** A signed-in user; with `?shareId=`, a recipient uploading through an internal share at level 3. */

@@ -33,6 +33,15 @@ export const CheckAndCreateBodySchema = Type.Object(
     relativePath: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: '拖入文件夹内的路径（含文件名）' }))),
     taskId: Type.String({ minLength: 1, maxLength: 200, description: '客户端生成的上传任务 id；同一任务再次提交时续传' }),
     shareId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    // a type list, as for strategy: in a union, Ajv's coercion would turn 0 into null
+    chunkSize: Type.Optional(
+      Type.Unsafe<number | null>({
+        type: ['integer', 'null'],
+        minimum: 1,
+        description:
+          '希望的分片大小（字节），可不传：大文件用更大的分片、更少的请求。服务端在上传选项的分片大小与 32 MB 之间采用，结果中的 chunkSize 为本任务实际的分片大小；不传时为上传选项的分片大小',
+      }),
+    ),
   },
   { title: '创建上传任务' },
 );
@@ -79,6 +88,9 @@ export const CheckAndCreateResultSchema = Type.Object(
         description:
           '已建上传任务时给出：false 表示调用者可用的文件中没有同样大小的，秒传不可能成功，客户端可以边计算 MD5 边上传分片；true 时先算 MD5 再请求秒传',
       }),
+    ),
+    chunkSize: Type.Optional(
+      Type.Integer({ description: '已建上传任务时给出：本任务的分片大小（字节），各分片按它切分（续传时为任务创建时的大小）' }),
     ),
   },
   { title: '上传任务' },

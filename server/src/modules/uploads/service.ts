@@ -66,6 +66,13 @@ export interface UploadLimits {
   chunkLeaseMs: number;
 }
 
+/**
+ * The largest chunk a client may ask for when it creates a task (CheckAndCreateFileInfo's
+ * chunkSize): a large file then goes in fewer, larger requests (a 1 GB file through the page:
+ * its chunks alone took 6.4 s in chunks of 20 MB against 8.9 s in chunks of 5 MB).
+ */
+export const MAX_CHUNK_SIZE = 32 * 1024 * 1024;
+
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = {
   chunkSize: 5 * 1024 * 1024,
   maxFileSize: 5 * 1024 * 1024 * 1024,
@@ -308,9 +315,10 @@ export class UploadsService {
 
   /**
    * POST …/CheckAndCreateFileInfo. `chunkSize`: the session's chunks, when the server itself
-   * reads the body (receiveWhole); a client always gets the configured size.
+   * reads the body (receiveWhole); a client gets the configured size, or the size it asks for
+   * (body.chunkSize) kept between that and MAX_CHUNK_SIZE.
    */
-  async create(actor: Actor, body: CheckAndCreateBody, chunkSize = this.limits.chunkSize): Promise<CheckAndCreateResult> {
+  async create(actor: Actor, body: CheckAndCreateBody, chunkSize = this.askedChunkSize(body.chunkSize)): Promise<CheckAndCreateResult> {
     const name = validItemName(body.fileName);
     const size = body.size;
     const maxFileSize = this.maxFileSize((await this.settings.uploadPolicy()).maxFileSize);
@@ -347,6 +355,7 @@ export class UploadsService {
           uploadedChunks: (await listChunks(this.db, previous.id)).map((c) => Number(c.chunk_no)),
           batchNumber,
           rapidPossible: await this.rapidPossible(actor, size, policy),
+          chunkSize: Number(previous.chunk_size),
         };
       }
       // the task now names another file or place: the old session is of no use
@@ -428,7 +437,15 @@ export class UploadsService {
       uploadedChunks: [],
       batchNumber,
       rapidPossible: await this.rapidPossible(actor, size, policy),
+      chunkSize,
     };
+  }
+
+  /** The chunk size of a client's new session: the configured one, or what it asked for within bounds. */
+  private askedChunkSize(asked: number | null | undefined): number {
+    const configured = this.limits.chunkSize;
+    if (asked === undefined || asked === null) return configured;
+    return Math.max(configured, Math.min(MAX_CHUNK_SIZE, asked));
   }
 
   /**

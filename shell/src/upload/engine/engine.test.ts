@@ -998,6 +998,62 @@ describe('options', () => {
     await expect(engine.loadOptions()).resolves.toMatchObject({ chunkSize: 5_242_880, maxFileSize: 5_368_709_120, maxFileCount: 500, rapidUpload: true });
   });
 
+  it('a large file asks for larger chunks and sends chunks of the size the server grants; a smaller one asks nothing', async () => {
+    const { engine, server } = setup({ largeChunks: { from: 40, size: 16 } });
+    server.options.chunkCheck = false;
+    // a server that grants what is asked, up to 12 bytes, and its options' 4 without a wish
+    server.grantChunkSize = (asked) => (asked ? Math.min(asked, 12) : 4);
+    const large = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'; // 46 bytes: 12, 12, 12, 10
+    const small = 'abcdefghijklmnopqrstuvwxyz0123456789'; // 36 bytes, below 40: chunks of 4
+    await engine.add([fileOf(large, '大.bin'), fileOf(small, '小.bin')], folder);
+    await engine.whenIdle();
+    const [bigCreate, smallCreate] = server.of('create');
+    expect(bigCreate.body.chunkSize).toBe(16);
+    expect('chunkSize' in smallCreate.body).toBe(false);
+    const bigChunks = server.of('chunk').filter((c) => c.fileId === 's1');
+    expect(bigChunks.map((c) => c.size)).toEqual([12, 12, 12, 10]);
+    expect(bigChunks.map((c) => c.fields.chunkSize)).toEqual([12, 12, 12, 12]);
+    expect(bigChunks.at(-1)!.fields).toMatchObject({ chunkNumber: 4, totalChunks: 4, currentChunkSize: 10, totalSize: 46 });
+    const smallChunks = server.of('chunk').filter((c) => c.fileId === 's2');
+    expect(smallChunks).toHaveLength(9);
+    expect(new Set(smallChunks.map((c) => c.fields.chunkSize))).toEqual(new Set([4]));
+    expect(server.of('merge').map((m) => m.fileHash)).toEqual([SparkMD5.hash(large), SparkMD5.hash(small)]);
+    expect(statuses(engine)).toEqual([UploadStatus.Success, UploadStatus.Success]);
+  });
+
+  it('a server that names no chunk size (an older one) gets chunks of its options\' size, asked or not', async () => {
+    const { engine, server } = setup({ largeChunks: { from: 40, size: 16 } });
+    const large = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ';
+    await engine.add([fileOf(large, '大.bin')], folder);
+    await engine.whenIdle();
+    expect(server.of('create')[0].body.chunkSize).toBe(16);
+    expect(server.of('chunk').map((c) => c.fields.chunkSize)).toEqual(Array(12).fill(4));
+    expect(server.of('chunk').map((c) => c.hash)).toEqual(chunkHashesOf(large, 4));
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+  });
+
+  it('a resumed task goes on in its session\'s chunk size', async () => {
+    const storage = memoryStorage();
+    const first = setup({ tasks: createTaskStore(storage), retries: 0, largeChunks: { from: 40, size: 16 } });
+    first.server.grantChunkSize = (asked) => asked ?? 4;
+    first.server.failChunk = (n) => n >= 2;
+    const large = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'; // 16, 16, 14
+    const [before] = await first.engine.add([fileOf(large, '大.bin', 5)], folder);
+    await first.engine.whenIdle();
+    expect(first.engine.getItem(before.id)!.status).toBe(UploadStatus.Error);
+    // a page whose engine would now ask for other sizes: the session's 16 still holds
+    const second = setup({ tasks: createTaskStore(storage), transport: first.server, largeChunks: { from: 40, size: 32 } });
+    first.server.failChunk = null;
+    const sentBefore = first.server.of('chunk').length;
+    const [after] = await second.engine.add([fileOf(large, '大.bin', 5)], folder);
+    await second.engine.whenIdle();
+    const resumed = first.server.of('chunk').slice(sentBefore);
+    expect(resumed.map((c) => c.n).sort()).toEqual([2, 3]);
+    expect(resumed.map((c) => [c.fields.chunkSize, c.size]).sort()).toEqual([[16, 14], [16, 16]]);
+    expect(second.engine.getItem(after.id)!.status).toBe(UploadStatus.Success);
+    expect(first.server.of('merge').at(-1)!.fileHash).toBe(SparkMD5.hash(large));
+  });
+
   it('skips the instant-upload check when the server turns it off', async () => {
     const { engine, server } = setup();
     server.options.rapidUpload = false;

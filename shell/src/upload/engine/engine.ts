@@ -12,6 +12,8 @@ import {
   CHUNK_RETRY_INTERVAL_MS,
   CHUNK_SIZE,
   CREATE_FOLDERS_BATCH,
+  LARGE_CHUNK_SIZE,
+  LARGE_FILE_FROM,
   CHUNK_CHECK,
   CHUNK_CHECK_ALGORITHM,
   MAX_FILE_COUNT,
@@ -65,6 +67,8 @@ export interface UploadEngineDeps {
   /** options that win over the server's (the server is then still asked for the rest) */
   options?: Partial<FileUploadOptions>;
   concurrency?: number;
+  /** files of `from` bytes or more ask for chunks of `size` (LARGE_FILE_FROM, LARGE_CHUNK_SIZE) */
+  largeChunks?: { from: number; size: number };
   retries?: number;
   retryInterval?: number;
 }
@@ -227,8 +231,10 @@ function retryable(e: unknown): boolean {
   return true;
 }
 
+/** `v` when it is a positive whole number, else `fallback`. */
+const positive = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : fallback);
+
 function normalizeOptions(o: Partial<FileUploadOptions>): FileUploadOptions {
-  const positive = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback);
   return {
     chunkCheck: typeof o.chunkCheck === 'boolean' ? o.chunkCheck : DEFAULT_UPLOAD_OPTIONS.chunkCheck,
     chunkCheckAlgorithm: o.chunkCheckAlgorithm || DEFAULT_UPLOAD_OPTIONS.chunkCheckAlgorithm,
@@ -282,6 +288,7 @@ export class UploadEngine {
       createId: defaultId,
       owner: () => null,
       concurrency: CHUNK_CONCURRENCY,
+      largeChunks: { from: LARGE_FILE_FROM, size: LARGE_CHUNK_SIZE },
       retries: CHUNK_RETRIES,
       retryInterval: CHUNK_RETRY_INTERVAL_MS,
       ...deps,
@@ -775,6 +782,7 @@ export class UploadEngine {
           relativePath: item.relativePath,
           taskId: item.taskId,
           shareId: item.shareId,
+          ...this.wishedChunkSize(item.size, options.chunkSize),
         },
         this.target(item),
         signal,
@@ -810,7 +818,9 @@ export class UploadEngine {
       });
 
       const uploaded = created.uploadedChunks ?? [];
-      const plan: ChunkPlan = { uploaded, chunkSize: options.chunkSize, chunkCheck: options.chunkCheck };
+      // the session's own chunk size (a large file's larger chunks; a resumed task keeps its size)
+      const chunkSize = positive(created.chunkSize, options.chunkSize);
+      const plan: ChunkPlan = { uploaded, chunkSize, chunkCheck: options.chunkCheck };
       // no instant upload can come of the hash: the chunks go while it is made
       if (!entry.fileHash && (!options.rapidUpload || created.rapidPossible === false)) {
         return await this.hashWhileSending(entry, file, fileId, plan, options.rapidUpload, { hashed, stop: stopHashing }, signal, guard);
@@ -1205,6 +1215,12 @@ export class UploadEngine {
     if (now - this.progressShownAt < PROGRESS_SHOWN_EVERY_MS) return false;
     this.progressShownAt = now;
     return true;
+  }
+
+  /** What a file's task asks for of its chunk size: larger chunks for a large file, else nothing (the options' size). */
+  private wishedChunkSize(size: number, optionsChunkSize: number): { chunkSize?: number } {
+    const { from, size: large } = this.deps.largeChunks;
+    return size >= from && large > optionsChunkSize ? { chunkSize: large } : {};
   }
 
   private changed(): void {

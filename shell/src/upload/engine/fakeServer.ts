@@ -38,11 +38,13 @@ export class FakeServer implements UploadTransport {
   options = { ...DEFAULT_UPLOAD_OPTIONS, chunkSize: 4, chunkCheck: true };
   /** what CheckAndCreateFileInfo says of instant uploads (undefined: nothing, as an older server) */
   rapidPossible: boolean | undefined = undefined;
+  /** the chunk size a new session gets for the size asked (null: the server says none, as an older one) */
+  grantChunkSize: ((asked: number | null | undefined) => number) | null = null;
   /** names already in the target folder */
   existing = new Set<string>();
   /** hashes the caller can already read */
   known = new Set<string>();
-  sessions = new Map<string, { fileId: string; chunks: Set<number> }>();
+  sessions = new Map<string, { fileId: string; chunks: Set<number>; chunkSize: number | null }>();
   /** folder paths already there; paths whose first part is in `blockedFolders` fail */
   folders = new Set<string>();
   blockedFolders = new Set<string>();
@@ -98,7 +100,7 @@ export class FakeServer implements UploadTransport {
     let session = this.sessions.get(body.taskId);
     if (!session) {
       this.sessionCount += 1;
-      session = { fileId: `s${this.sessionCount}`, chunks: new Set() };
+      session = { fileId: `s${this.sessionCount}`, chunks: new Set(), chunkSize: this.grantChunkSize ? this.grantChunkSize(body.chunkSize) : null };
       this.sessions.set(body.taskId, session);
     }
     return {
@@ -106,6 +108,7 @@ export class FakeServer implements UploadTransport {
       fileInfo: { fileId: session.fileId, fileName: body.fileName },
       uploadedChunks: [...session.chunks],
       ...(this.rapidPossible === undefined ? {} : { rapidPossible: this.rapidPossible }),
+      ...(session.chunkSize === null ? {} : { chunkSize: session.chunkSize }),
     };
   }
 
