@@ -166,13 +166,11 @@ async function floorOfFlow(page, plain, file, chunkMb) {
   return page.evaluate(async ({ script, chunkMb }) => {
     const f = document.getElementById('f').files[0];
     const code = `${script}
-onmessage = async (e) => {
-  const { file, send, origin, chunkMb } = e.data;
+const work = async ({ file, send, origin, chunkMb }) => {
   if (!send) {
     const md5 = await start();
     await eachPiece(file, (piece) => md5.update(piece));
-    postMessage({ hash: md5.hex() });
-    return;
+    return { hash: md5.hex() };
   }
   const size = chunkMb * 1024 * 1024;
   const sending = new Set();
@@ -184,12 +182,17 @@ onmessage = async (e) => {
     sending.add(p);
   }
   await Promise.all(sending);
-  postMessage({});
-};`;
+  return {};
+};
+onmessage = (e) => work(e.data).then(postMessage, (err) => postMessage({ error: String(err?.message ?? err) }));`;
     const url = URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
     const run = (send) => new Promise((resolve, reject) => {
       const worker = new Worker(url);
-      worker.onmessage = (e) => { worker.terminate(); resolve({ ...e.data, at: performance.now() - t0 }); };
+      worker.onmessage = (e) => {
+        worker.terminate();
+        if (e.data.error) reject(new Error(e.data.error));
+        else resolve({ ...e.data, at: performance.now() - t0 });
+      };
       worker.onerror = (e) => { worker.terminate(); reject(new Error(e.message)); };
       worker.postMessage({ file: f, send, origin: location.origin, chunkMb });
     });
