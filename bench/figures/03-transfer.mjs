@@ -85,9 +85,14 @@ async function startPlainServer(dir) {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function plainPost(page, plain, file) {
+/** Opens the plain server's page with `file` chosen in its file input. */
+async function choose(page, plain, file) {
   await page.goto(plain.url);
   await page.locator('#f').setInputFiles(file);
+}
+
+async function plainPost(page, plain, file) {
+  await choose(page, plain, file);
   return page.evaluate(async () => {
     const f = document.getElementById('f').files[0];
     const t0 = performance.now();
@@ -128,8 +133,7 @@ async function eachPiece(file, fn) {
  * as the upload engine reads it: milliseconds and the hex MD5.
  */
 async function md5Alone(page, plain, file, engine) {
-  await page.goto(plain.url);
-  await page.locator('#f').setInputFiles(file);
+  await choose(page, plain, file);
   return page.evaluate(async (script) => {
     const f = document.getElementById('f').files[0];
     const code = `${script}
@@ -154,25 +158,23 @@ onmessage = async (e) => {
 /**
  * The floor of the spec's upload flow in this browser, without the product: the whole file's MD5
  * (hash-wasm over Blob.stream() read as the page reads it, in one Web Worker) while another
- * Worker sends its slices of `chunkMb` MB (file-backed Blobs, fetch, 3 in flight) to the plain
+ * Worker sends its slices of `chunkBytes` (file-backed Blobs, fetch, 3 in flight) to the plain
  * server, which writes them to disk; from the start of both to the end of the later. The page
  * can hardly be faster while it hashes what it sends: Chromium reads a chosen file again for
  * each of the two, and sending bytes already read (an ArrayBuffer or a Blob made of them) ran
  * 10–30 times slower here.
  */
-async function floorOfFlow(page, plain, file, chunkMb) {
-  await page.goto(plain.url);
-  await page.locator('#f').setInputFiles(file);
-  return page.evaluate(async ({ script, chunkMb }) => {
+async function floorOfFlow(page, plain, file, chunkBytes) {
+  await choose(page, plain, file);
+  return page.evaluate(async ({ script, chunkBytes }) => {
     const f = document.getElementById('f').files[0];
     const code = `${script}
-const work = async ({ file, send, origin, chunkMb }) => {
+const work = async ({ file, send, origin, chunkBytes: size }) => {
   if (!send) {
     const md5 = await start();
     await eachPiece(file, (piece) => md5.update(piece));
     return { hash: md5.hex() };
   }
-  const size = chunkMb * 1024 * 1024;
   const sending = new Set();
   for (let n = 0; n * size < file.size; n++) {
     while (sending.size >= 3) await Promise.race(sending);
@@ -194,12 +196,12 @@ onmessage = (e) => work(e.data).then(postMessage, (err) => postMessage({ error: 
         else resolve({ ...e.data, at: performance.now() - t0 });
       };
       worker.onerror = (e) => { worker.terminate(); reject(new Error(e.message)); };
-      worker.postMessage({ file: f, send, origin: location.origin, chunkMb });
+      worker.postMessage({ file: f, send, origin: location.origin, chunkBytes });
     });
     const t0 = performance.now();
     const [hashed, sent] = await Promise.all([run(false), run(true)]);
     return { ms: performance.now() - t0, hashMs: hashed.at, sendMs: sent.at, hash: hashed.hash };
-  }, { script: `${ENGINES['hash-wasm']()}\n${READ_AS_THE_ENGINE}`, chunkMb });
+  }, { script: `${ENGINES['hash-wasm']()}\n${READ_AS_THE_ENGINE}`, chunkBytes });
 }
 
 /**
@@ -234,14 +236,16 @@ async function uploadThroughPage(page, server, folderPath, file) {
   return { total: marks.done - marks.picked, watch };
 }
 
-/** Hashing, chunks and merge of a page upload, read off its calls. */
-function phases(up) {
+/** Hashing, chunks and merge of a page upload, read off its calls; the chunk size its task was given. */
+async function phases(up) {
   const create = up.watch.first('CheckAndCreateFileInfo');
   const rapidCall = up.watch.first('UploadRapid2');
   const merge = up.watch.last('UploadMerge2');
   const chunks = up.watch.calls.filter((c) => c.name === 'UploadChunk2');
   if (!create?.end || !rapidCall || !merge?.end || !chunks.length) throw new Error('the page did not make the expected upload calls');
   const firstChunk = Math.min(...chunks.map((c) => c.start));
+  const created = await (await create.request.response()).json();
+  if (!created.result?.chunkSize) throw new Error('the create call named no chunk size');
   return {
     total: up.total,
     hashMs: rapidCall.start - create.end,
@@ -249,6 +253,7 @@ function phases(up) {
     mergeMs: merge.end - merge.start,
     overlapped: firstChunk < rapidCall.start,
     chunkCalls: chunks.length,
+    chunkBytes: created.result.chunkSize,
   };
 }
 
@@ -400,7 +405,7 @@ export async function run() {
           await apiOk(server, 'DELETE', '/api/User/Recycle', { token: admin.token, body: held });
           stamp(big, n);
         }
-        const run = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${folder.id}`, big));
+        const run = await phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${folder.id}`, big));
         if (!run.overlapped) throw new Error('an upload with no file of its size held did not send chunks while hashing');
         overlappedRuns.push(run);
       }
@@ -410,15 +415,14 @@ export async function run() {
       // first, asks, and only then sends (as before chunks were sent while hashing)
       stamp(big, 1);
       const third = await createFolder(server, admin.token, root.id, '先校验后上传');
-      const seq = phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${third.id}`, big));
+      const seq = await phases(await uploadThroughPage(page, server, `/file/personal/${root.id}/${third.id}`, big));
       if (seq.overlapped) throw new Error('the second upload sent chunks before its hash was done');
 
       plainRuns.push(await plainPost(page, plain, big));
       const plainMs = Math.min(...plainRuns);
       // the flow's floor in this browser, twice (the faster counts, as for the others), in chunks
-      // of the size the page sent (a large file's: LARGE_CHUNK_SIZE)
-      const floorChunkMb = Math.ceil(UPLOAD_MB / up.chunkCalls);
-      const floors = [await floorOfFlow(page, plain, big, floorChunkMb), await floorOfFlow(page, plain, big, floorChunkMb)];
+      // of the size the page's task was given (a large file's: LARGE_CHUNK_SIZE)
+      const floors = [await floorOfFlow(page, plain, big, up.chunkBytes), await floorOfFlow(page, plain, big, up.chunkBytes)];
       const floor = floors.reduce((a, b) => (b.ms < a.ms ? b : a));
 
       // the MD5 of the file as it is now
@@ -458,7 +462,7 @@ export async function run() {
         ...breakdown(up),
         { what: '云文档 page, hash first, then send (a file of that size is held)', time: ms(seq.total), rate: mbps(bytes, seq.total), ratio: ratio(seq.total, plainMs) },
         ...breakdown(seq),
-        { what: `floor of the flow, no page: MD5 of the file and its ${floorChunkMb} MB slices sent side by side (faster of ${floors.map((r) => ms(r.ms)).join(', ')})`, time: ms(floor.ms), rate: mbps(bytes, floor.ms), ratio: ratio(floor.ms, plainMs) },
+        { what: `floor of the flow, no page: MD5 of the file and its ${up.chunkBytes / MB} MB slices sent side by side (faster of ${floors.map((r) => ms(r.ms)).join(', ')})`, time: ms(floor.ms), rate: mbps(bytes, floor.ms), ratio: ratio(floor.ms, plainMs) },
         { what: '  hashing (hash-wasm over Blob.stream(), 1 MB reads, a Web Worker)', time: ms(floor.hashMs), rate: mbps(bytes, floor.hashMs), ratio: '' },
         { what: '  slices sent (fetch, 3 in flight, another Web Worker)', time: ms(floor.sendMs), rate: mbps(bytes, floor.sendMs), ratio: ratio(floor.sendMs, plainMs) },
         { what: `instant upload of the same file (median of ${INSTANT_RUNS}: ${instants.map(ms).join(', ')})`, time: ms(again.total), rate: '', ratio: `${ratio(again.total, wasmMs)} of hash-wasm alone` },

@@ -2,9 +2,9 @@
 // the server asks for chunk checks, each chunk's hash (the ChunkHash of its upload). Each byte
 // goes through one running MD5; the file is read as a stream where the browser can (into one
 // buffer of 1 MB read again and again where the stream is a byte stream, else in the pieces it
-// hands out, else in 2 MB slices, the next read while the current slice is hashed), and
-// progress comes every 2 MB. Runs in the Web Workers, or on the main thread (yielding every 2 MB) where no Worker
-// exists.
+// hands out), else in 2 MB slices (the next read while the current slice is hashed); progress
+// comes every 2 MB. Runs in the Web Workers, or on the main thread (yielding every 2 MB) where
+// no Worker exists.
 // Two engines: hash-wasm's WebAssembly MD5 (the fast path, about 2.7× spark-md5 in Chromium)
 // and spark-md5 in plain JavaScript, the fallback where WebAssembly cannot run (a
 // Content-Security-Policy without 'wasm-unsafe-eval', an old browser, a failed instantiation).
