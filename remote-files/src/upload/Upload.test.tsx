@@ -14,14 +14,17 @@ const mocks = mockFilesPage();
 const ROOT_TARGET = { wjFileId: '10', type: 2, namePath: '个人文件', idPath: '2/10' };
 
 let enqueue: jest.Mock;
+let prepare: jest.Mock;
 let settle: (event: UploadsSettledEvent) => void;
 
 beforeEach(() => {
   enqueue = jest.fn().mockResolvedValue(undefined);
+  prepare = jest.fn();
   const listeners = new Set<(event: UploadsSettledEvent) => void>();
   settle = (event) => listeners.forEach((l) => l(event));
   const service: UploadService = {
     enqueue,
+    prepare,
     onSettled: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -55,8 +58,11 @@ describe('上传', () => {
     await screen.findByText('季度报告.docx');
     const click = jest.spyOn(HTMLInputElement.prototype, 'click').mockImplementation(() => undefined);
 
+    expect(prepare).not.toHaveBeenCalled();
     fireEvent.click(uploadButton() as HTMLElement);
     const menu = await screen.findByRole('menu', { name: UPLOAD_TEXTS.button });
+    // the engine gets ready (options, hashing worker) while the user chooses
+    expect(prepare).toHaveBeenCalledTimes(1);
     expect(menu).toHaveTextContent(UPLOAD_TEXTS.files);
     expect(menu).toHaveTextContent(UPLOAD_TEXTS.folder);
 

@@ -14,6 +14,8 @@ export interface UploadService {
   enqueue(files: readonly UploadSource[], target: UploadPath): Promise<void> | void;
   /** called each time the queue drains after at least one file succeeded */
   onSettled(listener: (event: UploadsSettledEvent) => void): () => void;
+  /** files are about to be picked: whatever the first one needs is made ready ahead */
+  prepare?(): void;
 }
 
 let service: UploadService | null = null;
@@ -48,6 +50,13 @@ export const uploads = {
   enqueue(files: readonly UploadSource[], target: UploadPath): Promise<void> {
     if (service) return Promise.resolve(service.enqueue(files, target));
     return new Promise<void>((done, fail) => held.push({ files, target, done, fail }));
+  },
+  /**
+   * Files are about to be picked (an upload menu opened, files dragged over a page): the engine
+   * gets ready for them (its options, its hashing worker). Nothing happens before it is registered.
+   */
+  prepare(): void {
+    service?.prepare?.();
   },
   /** Listens for the queue draining (refresh the file list, and the tree if withFolders). */
   onSettled(listener: (event: UploadsSettledEvent) => void): () => void {

@@ -317,8 +317,11 @@ describe('the drag mask and drops', () => {
 
   it('no drop target: no mask, but the browser is kept from opening the file', () => {
     renderHost(fakeController());
+    const prepare = jest.spyOn(uploads, 'prepare');
     fireEvent.dragEnter(window, dragData());
     expect(screen.queryByTestId('upload-drag-mask')).toBeNull();
+    expect(prepare).not.toHaveBeenCalled();
+    prepare.mockRestore();
     expect(fireEvent.dragOver(window, dragData())).toBe(false);
     expect(fireEvent.drop(window, dragData())).toBe(false);
   });
@@ -326,7 +329,13 @@ describe('the drag mask and drops', () => {
   it('with a drop target: the mask with its texts while files are over the window', async () => {
     renderHost(fakeController());
     act(() => uploads.setDropTarget({ wjFileId: '42', namePath: '/个人文件/资料' }));
+    const prepare = jest.spyOn(uploads, 'prepare');
     fireEvent.dragEnter(window, dragData());
+    // files on their way: the engine gets ready for them (once, however deep the drag goes)
+    fireEvent.dragEnter(window, dragData());
+    expect(prepare).toHaveBeenCalledTimes(1);
+    prepare.mockRestore();
+    fireEvent.dragLeave(window, dragData());
     const mask = await screen.findByTestId('upload-drag-mask');
     expect(mask).toHaveTextContent('松开鼠标，将文件或文件夹上传到当前文件夹');
     expect(mask).toHaveTextContent('文件夹中以“.”开头的隐藏文件也会一并上传');

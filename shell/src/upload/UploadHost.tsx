@@ -67,6 +67,8 @@ function useFileDrag(enabled: boolean, onDrop: (event: DragEvent) => void): bool
     let depth = 0;
     const onEnter = (event: DragEvent) => {
       if (!hasFiles(event)) return;
+      // files arriving: the engine gets ready for them while they are dragged
+      if (depth === 0 && uploads.getDropTarget()) uploads.prepare();
       depth += 1;
       setDragging(true);
     };

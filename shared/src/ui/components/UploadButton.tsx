@@ -38,6 +38,10 @@ export function UploadButton({ target }: { target: UploadPath }) {
     <>
       <Dropdown
         trigger={['click']}
+        // the file dialog follows: the engine starts getting ready for the files meanwhile
+        onOpenChange={(open) => {
+          if (open) uploads.prepare();
+        }}
         menu={{
           'aria-label': UPLOAD_TEXTS.button,
           items: [

@@ -817,6 +817,31 @@ describe('hashing', () => {
   });
 });
 
+describe('getting ready before files are picked', () => {
+  it('fetches the options once and starts the hashing worker ahead; none while a file is being sent', async () => {
+    const inner = createHasher({ createWorker: null, between: () => Promise.resolve() });
+    const hasher = { ...inner, warm: jest.fn() };
+    const { engine, server } = setup({ hasher });
+    engine.prepare();
+    engine.prepare();
+    await until(() => server.of('options').length === 1);
+    expect(hasher.warm).toHaveBeenCalledTimes(2);
+    // the first file needs no options call of its own
+    server.hold = true;
+    await engine.add([fileOf('abcdefghij', 'a.txt')], folder);
+    await until(() => server.of('chunk').length > 0 || statuses(engine)[0] === UploadStatus.Uploading);
+    engine.prepare();
+    expect(hasher.warm).toHaveBeenCalledTimes(2);
+    server.hold = false;
+    server.release();
+    await engine.whenIdle();
+    expect(statuses(engine)).toEqual([UploadStatus.Success]);
+    expect(server.of('options')).toHaveLength(1);
+    engine.prepare();
+    expect(hasher.warm).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe('chunk checks off (the default) and sending while hashing', () => {
   /** A hasher whose whole-file hash answers only when `finish()` is called (or the job aborts). */
   function gatedHasher(content: string) {
@@ -1075,7 +1100,13 @@ describe('the shared entry point', () => {
     await engine.whenIdle();
     expect(server.of('merge')).toHaveLength(1);
     expect(settled).toHaveBeenCalledWith({ folderIds: ['42'], withFolders: false });
+    // uploads.prepare (an upload menu opened) gets the installed engine ready; nothing once uninstalled
+    const prepare = jest.spyOn(engine, 'prepare');
+    uploads.prepare();
+    expect(prepare).toHaveBeenCalledTimes(1);
     off();
     uninstall();
+    uploads.prepare();
+    expect(prepare).toHaveBeenCalledTimes(1);
   });
 });

@@ -350,6 +350,16 @@ export class UploadEngine {
     return this.optionsLoading;
   }
 
+  /**
+   * Files are about to be picked (the upload menu opened, files dragged over the page): the
+   * options are fetched and the hashing worker started ahead, so that the first file's create
+   * call and hash start at once. Does nothing while files are being sent.
+   */
+  prepare(): void {
+    void this.loadOptions();
+    if (!this.current) this.deps.hasher.warm?.();
+  }
+
   // ---- adding -------------------------------------------------------------------------------
 
   /**

@@ -1,7 +1,8 @@
 // The main-thread side of hashing.
 // - The whole file: a Web Worker, kept from one file to the next while the engine is busy (so a
 //   queue of small files starts no worker per file), terminated when the upload is paused or
-//   cancelled, and when the engine goes idle.
+//   cancelled, and when the engine goes idle. It may be started ahead (warm), while the user
+//   picks files: its script is loaded and its MD5 engine made ready before the first file.
 // - Chunks, while they are being sent: a small pool of long-lived workers answering requests
 //   { chunk, id } with the chunk's MD5, so that the next chunks are hashed on other cores
 //   while earlier ones are on the wire. The engine releases the pool when it goes idle.
@@ -24,7 +25,16 @@ export interface Hasher {
   hashChunk(chunk: Blob, signal?: AbortSignal): Promise<string>;
   /** ends the workers (the engine is idle); files and chunks asked for later start them again */
   release(): void;
+  /**
+   * Starts the file worker ahead (files are about to be picked), so that the first file's hash
+   * starts at once: its script is loaded and its MD5 engine made ready. One not used within
+   * WARM_KEPT_MS ends. Left out by a hasher that has nothing to start.
+   */
+  warm?(): void;
 }
+
+/** How long a worker started ahead waits for a file before it ends. */
+export const WARM_KEPT_MS = 2 * 60_000;
 
 /** The least of a Worker the hasher needs (tests hand in fakes). */
 export interface HashWorker {
@@ -99,17 +109,64 @@ export function createHasher(options: HasherOptions = {}): Hasher {
 
   // ---- the whole file -----------------------------------------------------------------------
 
-  /** the file worker that finished its last file, kept for the next one until the engine is idle */
+  /**
+   * the file worker that finished its last file, kept for the next one until the engine is
+   * idle, or one started ahead (warm)
+   */
   let idleFileWorker: HashWorker | null = null;
+  /** the idle worker has answered (so it did start); one started ahead may not have yet */
+  let idleStarted = false;
+  /** ends the worker started ahead that no file took */
+  let warmTimer: ReturnType<typeof setTimeout> | null = null;
+  /** a file is being hashed (its worker is kept when it is done) */
+  let hashingFile = false;
+
+  const stopWarmTimer = () => {
+    if (warmTimer !== null) clearTimeout(warmTimer);
+    warmTimer = null;
+  };
+
+  const dropIdle = () => {
+    stopWarmTimer();
+    idleFileWorker?.terminate();
+    idleFileWorker = null;
+    idleStarted = false;
+  };
+
+  const warm = () => {
+    if (!createWorker || idleFileWorker || hashingFile) return;
+    let worker: HashWorker;
+    try {
+      worker = createWorker();
+    } catch {
+      return; // the file's turn finds this out again and hashes on this thread
+    }
+    idleFileWorker = worker;
+    idleStarted = false;
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'ready' && idleFileWorker === worker) idleStarted = true;
+    };
+    // one that cannot start (a blocked script) is dropped; the file's turn tries again
+    worker.onerror = () => {
+      if (idleFileWorker === worker) dropIdle();
+      else worker.terminate();
+    };
+    worker.postMessage({ type: 'warm' });
+    warmTimer = setTimeout(() => {
+      if (idleFileWorker === worker) dropIdle();
+    }, WARM_KEPT_MS);
+  };
 
   const fileInWorker = (file: Blob, job: HashJob, make: () => HashWorker) =>
     new Promise<string>((resolve, reject) => {
       let worker: HashWorker;
-      // a worker that hashed a file before has started for sure
-      let started = idleFileWorker !== null;
+      // a worker that hashed a file before, or answered when started ahead, has started for sure
+      let started = idleFileWorker !== null && idleStarted;
       if (idleFileWorker) {
         worker = idleFileWorker;
         idleFileWorker = null;
+        idleStarted = false;
+        stopWarmTimer();
       } else {
         try {
           worker = make();
@@ -118,7 +175,9 @@ export function createHasher(options: HasherOptions = {}): Hasher {
           return;
         }
       }
+      hashingFile = true;
       const detach = () => {
+        hashingFile = false;
         job.signal?.removeEventListener('abort', onAbort);
         worker.onmessage = null;
         worker.onerror = null;
@@ -140,7 +199,10 @@ export function createHasher(options: HasherOptions = {}): Hasher {
           // kept for the next file: no new worker to start, no module to compile again
           detach();
           if (idleFileWorker) worker.terminate();
-          else idleFileWorker = worker;
+          else {
+            idleFileWorker = worker;
+            idleStarted = true;
+          }
           resolve(data.hash);
         } else if (data.type === 'error') {
           end();
@@ -263,8 +325,7 @@ export function createHasher(options: HasherOptions = {}): Hasher {
   };
 
   const release = () => {
-    idleFileWorker?.terminate();
-    idleFileWorker = null;
+    dropIdle();
     const busy = slots;
     const waiting = queue;
     slots = [];
@@ -285,5 +346,6 @@ export function createHasher(options: HasherOptions = {}): Hasher {
     },
     hashChunk,
     release,
+    warm,
   };
 }

@@ -66,6 +66,7 @@ export function installUploadEngine(target: UploadEngine = getUploadEngine()): (
       await target.add(files, path);
     },
     onSettled: (listener) => target.onSettled(listener),
+    prepare: () => target.prepare(),
   });
   return () => registerUploadService(null);
 }

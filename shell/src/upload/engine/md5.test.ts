@@ -7,6 +7,7 @@ import {
   computeMd5,
   handleHashRequest,
   loadWasmMd5,
+  PROGRESS_POST_EVERY_MS,
   resetMd5Choice,
   sparkMd5Engine,
   STREAM_READ_SIZE,
@@ -14,7 +15,7 @@ import {
   type HashRequest,
   type Md5Engine,
 } from './md5';
-import { createHasher, type HashWorker } from './hasher';
+import { createHasher, WARM_KEPT_MS, type HashWorker } from './hasher';
 import { meterMd5 } from './meteredMd5';
 import { ReadableStream as WebReadableStream } from 'node:stream/web';
 
@@ -260,6 +261,27 @@ describe('the worker protocol', () => {
     await handleHashRequest({ type: 'chunk', id: 7, blob: blob().slice(4, 9) }, (m) => chunk.push(m));
     expect(chunk).toEqual([{ type: 'chunk', id: 7, hash: SparkMD5.hash('quick') }]);
   });
+
+  it('sends a file\'s progress at most every PROGRESS_POST_EVERY_MS, and always its 100 %', async () => {
+    // a slice of 4 bytes: a percent every few bytes; the clock moves 40 ms per reading of it
+    let clock = 0;
+    const now = () => (clock += 40);
+    const sent: HashMessage[] = [];
+    await handleHashRequest({ type: 'file', file: blob(), sliceSize: 4 }, (m) => sent.push(m), now);
+    const percents = sent.flatMap((m) => (m.type === 'progress' ? [m.percent] : []));
+    // 11 slices make 11 percents; one in three passes (40 ms apart, 100 ms between two sent)
+    expect(percents).toEqual([9, 37, 65, 93, 100]);
+    expect(PROGRESS_POST_EVERY_MS).toBe(100);
+    expect(sent.at(-1)).toEqual({ type: 'done', hash: SparkMD5.hash(text) });
+  });
+
+  it('answers a warm request once its engine is ready, and hashes nothing', async () => {
+    const sent: HashMessage[] = [];
+    const meter = meterMd5();
+    await handleHashRequest({ type: 'warm' }, (m) => sent.push(m));
+    expect(sent).toEqual([{ type: 'ready' }]);
+    expect(meter.bytes).toBe(0);
+  });
 });
 
 /** A Worker that runs the worker's handler on this thread. */
@@ -310,6 +332,63 @@ describe('createHasher: the whole file', () => {
     expect(workers[0].terminated).toBe(true);
     await expect(hasher.hash(blob(), {})).resolves.toBe(SparkMD5.hash(text));
     expect(workers).toHaveLength(2);
+  });
+
+  it('starts the file worker ahead: the first file goes to it, and one no file takes ends', async () => {
+    jest.useFakeTimers();
+    try {
+      const { workers, createWorker } = inlineWorkers();
+      const hasher = createHasher({ sliceSize: 8, createWorker });
+      hasher.warm?.();
+      hasher.warm?.(); // one is enough
+      expect(workers).toHaveLength(1);
+      expect(workers[0].requests).toEqual([{ type: 'warm' }]);
+      await jest.advanceTimersByTimeAsync(10); // it answers: ready
+      const hashed = hasher.hash(blob(), {});
+      await jest.advanceTimersByTimeAsync(10);
+      await expect(hashed).resolves.toBe(SparkMD5.hash(text));
+      expect(workers).toHaveLength(1);
+      expect(workers[0].requests.map((r) => r.type)).toEqual(['warm', 'file']);
+      // kept for the next file as before; released with the engine
+      hasher.release();
+      expect(workers[0].terminated).toBe(true);
+
+      // started ahead and never used: it ends after WARM_KEPT_MS
+      hasher.warm?.();
+      expect(workers).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(WARM_KEPT_MS - 1);
+      expect(workers[1].terminated).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(workers[1].terminated).toBe(true);
+      // the next file starts another
+      const next = hasher.hash(blob(), {});
+      await jest.advanceTimersByTimeAsync(10);
+      await expect(next).resolves.toBe(SparkMD5.hash(text));
+      expect(workers).toHaveLength(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('falls back to this thread when a worker started ahead never started, and starts none while a file is hashed', async () => {
+    // the script is blocked: the worker started ahead errs before any answer
+    const blocked = new InlineWorker();
+    blocked.postMessage = (request) => {
+      blocked.requests.push(request);
+      if (request.type === 'file') setTimeout(() => blocked.onerror?.(new Event('error')), 0);
+    };
+    const hasher = createHasher({ createWorker: () => blocked });
+    hasher.warm?.();
+    await expect(hasher.hash(blob(), {})).resolves.toBe(SparkMD5.hash(text));
+    expect(blocked.requests.map((r) => r.type)).toEqual(['warm', 'file']);
+
+    const { workers, createWorker } = inlineWorkers();
+    const busy = createHasher({ createWorker });
+    const hashing = busy.hash(blob(), {});
+    busy.warm?.();
+    expect(workers).toHaveLength(1);
+    await hashing;
+    expect(workers[0].requests.map((r) => r.type)).toEqual(['file']);
   });
 
   it('terminates the worker when the upload is paused', async () => {

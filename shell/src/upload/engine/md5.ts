@@ -242,9 +242,11 @@ export async function computeMd5(blob: Blob, options: Md5Options = {}): Promise<
 
 /**
  * What the worker is asked: the whole file (answered with the engine, progress, then `done` or
- * `error`), or one chunk by id (answered with `chunk` or `chunk-error` carrying the same id).
+ * `error`), one chunk by id (answered with `chunk` or `chunk-error` carrying the same id), or to
+ * make its MD5 engine ready before a file comes (answered with `ready`).
  */
 export type HashRequest =
+  | { type: 'warm' }
   | { type: 'file'; file: Blob; sliceSize?: number }
   | { type: 'chunk'; id: number; blob: Blob; sliceSize?: number };
 
@@ -254,10 +256,28 @@ export type HashMessage =
   | { type: 'done'; hash: string }
   | { type: 'error'; message: string }
   | { type: 'chunk'; id: number; hash: string }
-  | { type: 'chunk-error'; id: number; message: string };
+  | { type: 'chunk-error'; id: number; message: string }
+  | { type: 'ready' };
+
+/**
+ * A file's progress leaves the worker at most this often (and at 100 %): the panel shows it at
+ * most every 250 ms, and each message costs the page's main thread about a millisecond, taken
+ * from the cores that read and hash the file (a percent of 1 GB comes every 25 ms).
+ */
+export const PROGRESS_POST_EVERY_MS = 100;
 
 /** What the worker does with one request; the worker file only wires it to its scope. */
-export async function handleHashRequest(request: HashRequest, post: (message: HashMessage) => void): Promise<void> {
+export async function handleHashRequest(
+  request: HashRequest,
+  post: (message: HashMessage) => void,
+  now: () => number = Date.now,
+): Promise<void> {
+  if (request.type === 'warm') {
+    // the file that follows finds the engine chosen (and hash-wasm's module compiled)
+    await chooseMd5Engine();
+    post({ type: 'ready' });
+    return;
+  }
   if (request.type === 'chunk') {
     try {
       post({ type: 'chunk', id: request.id, hash: await computeMd5(request.blob, { sliceSize: request.sliceSize }) });
@@ -270,10 +290,16 @@ export async function handleHashRequest(request: HashRequest, post: (message: Ha
     // which engine hashes the file comes first: the page logs a fallback
     const { engine, fallbackReason } = await chooseMd5Engine();
     post({ type: 'engine', name: engine.name, fallbackReason });
+    let postedAt = -Infinity;
     const hash = await computeMd5(request.file, {
       engine,
       sliceSize: request.sliceSize,
-      onProgress: (percent) => post({ type: 'progress', percent }),
+      onProgress: (percent) => {
+        const at = now();
+        if (percent < 100 && at - postedAt < PROGRESS_POST_EVERY_MS) return;
+        postedAt = at;
+        post({ type: 'progress', percent });
+      },
     });
     post({ type: 'done', hash });
   } catch (e) {
