@@ -20,7 +20,7 @@
 //   `zip -0 -r` of the same files: on local storage, then (part zip-s3, where Debian's rgw is
 //   installed) on a server with its contents in S3 (scripts/rgw.sh).
 //   Goal: at most 1.5× (zip -0 -r and ours each run twice, alternating; the faster run of each counts).
-// BENCH_UPLOAD_MB (default 1024), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
+// BENCH_UPLOAD_MB (default 1024), BENCH_INSTANT_RUNS (default 5), BENCH_BIG_MB (default 5000: just under the 5 GiB maxFileSize), BENCH_ZIP_FILES (default 1000)
 // make the figure smaller for a quick look; BENCH_TRANSFER_PARTS=upload,memory,zip,zip-s3 runs only those parts (zip-s3 with zip).
 import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
