@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { registerSqliteFunctions } from '../src/db/connection';
 import { migrateToLatest } from '../src/db/migrations';
-import { RangeSample, SAMPLE_FROM_ITEMS } from '../src/modules/search/range-sample';
+import { NAME_SAMPLE_MIN_HITS, RangeSample, SAMPLE_FROM_ITEMS } from '../src/modules/search/range-sample';
 
 const DAY = 86_400_000;
 const ITEMS = 3000;
@@ -111,6 +111,24 @@ describe('the size of a filter’s range (SQLite)', () => {
     clock += 11 * 60_000;
     expect((await sample.sizes({ idPath: subtree(quarter) }, await maxId(), 10)).idPath).toBe(0);
     within((await sample.sizes({ idPath: subtree(root) }, await maxId(), 10)).idPath, (await sql<{ n: number }>`select count(*) as n from items where id_path like ${`${root.id_path}/%`}`.execute(db)).rows[0].n);
+  });
+
+  test('how many names hold a keyword: estimated where the sample holds it often enough, else left to be counted', async () => {
+    const sample = new RangeSample(db, { now: () => clock, sampleFrom: 0 });
+    clock += 11 * 60_000; // a sample of the items as they are now
+    const top = await maxId();
+    const holding = async (key: string) =>
+      Number((await sql<{ n: number }>`select count(*) as n from items where name_key like ${`%${key}%`}`.execute(db)).rows[0].n);
+    // every file holds 文件; a file in ten holds "7." (its number ends in 7)
+    within((await sample.namesHolding('文件', top)) ?? undefined, await holding('文件'));
+    within((await sample.namesHolding('7.', top)) ?? undefined, await holding('7.'));
+    // the name of one file, and a keyword no name holds: the sample cannot tell, they are counted
+    expect(await holding('文件0-1234.txt')).toBe(1);
+    expect(await sample.namesHolding('文件0-1234.txt', top)).toBeNull();
+    expect(await sample.namesHolding('合同', top)).toBeNull();
+    expect(NAME_SAMPLE_MIN_HITS).toBe(32);
+    // below the sampling threshold every keyword is counted
+    expect(await new RangeSample(db).namesHolding('文件', top)).toBeNull();
   });
 
   test('below the sampling threshold a range is counted exactly, up to the limit and one more', async () => {

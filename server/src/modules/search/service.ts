@@ -11,6 +11,7 @@ import { cleanKeyword, searchFilters, type IndexedRanges } from './filters';
 import { itemsInOrder } from './items';
 import { hitPosition, snippetOf, textMatches, tidySnippet } from './matches';
 import { isTokenKeyword, matchName, NAME_COUNT_CAP, nameCount } from './names';
+import { itemNameKey } from '../folders/repository';
 import type { SearchQuery, SearchResult } from './schemas';
 import { FITTED, PassCosts, type PassFactors, type PassWay } from './pass-costs';
 import { RangeSample } from './range-sample';
@@ -189,18 +190,21 @@ export class SearchService {
    * The keyword's index is joined with every item otherwise, and a common keyword with a narrow
    * filter would read thousands of items to keep a few; along the filter's index, names are
    * checked in the index itself (it holds name_key) and only matches are read. How common the
-   * keyword is comes from the name indexes (nameCount: the candidates its index would give, read
-   * without touching an item); the widest range worth walking follows from it and from what the
-   * two ways have cost here (walkLimit, PassCosts); how many items a range holds is estimated
-   * from a sample of the items (RangeSample; counted in a small database).
+   * keyword is comes from the sample of the items where it is common there (RangeSample
+   * .namesHolding), else from the name indexes (nameCount: the candidates its index would give,
+   * read without touching an item: cheap for a rare keyword, 3–9 ms for a common one); the
+   * widest range worth walking follows from it and from what the two ways have cost here
+   * (walkLimit, PassCosts; a keyword pass is learnt from only when its candidates were counted);
+   * how many items a range holds is estimated from the same sample (counted in a small database).
    */
   private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: LearnPass }> {
     if (!ranges.idPath && !ranges.updated) return { index: null };
-    const { rows } = await nameCount(keyword).execute(this.db);
-    const names = Number(rows[0]?.n ?? 0);
     // the items there are, about (ids are not reused)
     const { rows: top } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
     const maxId = Math.max(1, Number(top[0]?.n ?? 1));
+    // a common keyword's names estimated from the sample of the items, a rarer one's counted
+    const estimated = await this.ranges.namesHolding(itemNameKey(keyword), maxId);
+    const names = estimated ?? Number((await nameCount(keyword).execute(this.db)).rows[0]?.n ?? 0);
     const token = isTokenKeyword(keyword);
     const limit = walkLimit(names, maxId, token, this.passCosts.factors());
     if (limit === 0) return { index: null };
@@ -220,7 +224,8 @@ export class SearchService {
     };
     const walked = best;
     if (walked) return { index: walked.index, learn: learnFrom('range', (matches) => rangePassCost(walked.size, matches)) };
-    if (ranges.extensions?.length || names >= NAME_COUNT_CAP) return { index: null };
+    // an estimate of the names is no measure of a pass's work (nor are candidates counted only up to the cap)
+    if (ranges.extensions?.length || names >= NAME_COUNT_CAP || estimated !== null) return { index: null };
     return { index: null, learn: learnFrom('keyword', () => keywordPassCost(names, token)) };
   }
 
