@@ -73,6 +73,14 @@ function defaultChunkWorkers(): number {
   return typeof cores === 'number' && cores >= 2 ? 2 : 1;
 }
 
+/** A file worker kept between files (createHasher's `idle`). */
+interface KeptWorker {
+  worker: HashWorker;
+  started: boolean;
+  /** ends one started ahead that no file took */
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 interface ChunkJob {
   id: number;
   blob: Blob;
@@ -110,64 +118,56 @@ export function createHasher(options: HasherOptions = {}): Hasher {
   // ---- the whole file -----------------------------------------------------------------------
 
   /**
-   * the file worker that finished its last file, kept for the next one until the engine is
-   * idle, or one started ahead (warm)
+   * The file worker kept for the next file until the engine is idle: one that finished its last
+   * file, or one started ahead (warm, ended by its timer if no file takes it). `started`: it has
+   * answered, so it did start (one started ahead may not have yet).
    */
-  let idleFileWorker: HashWorker | null = null;
-  /** the idle worker has answered (so it did start); one started ahead may not have yet */
-  let idleStarted = false;
-  /** ends the worker started ahead that no file took */
-  let warmTimer: ReturnType<typeof setTimeout> | null = null;
+  let idle: KeptWorker | null = null;
   /** a file is being hashed (its worker is kept when it is done) */
   let hashingFile = false;
 
-  const stopWarmTimer = () => {
-    if (warmTimer !== null) clearTimeout(warmTimer);
-    warmTimer = null;
+  /** The idle worker, no longer idle (its timer stopped), or null. */
+  const takeIdle = () => {
+    const kept = idle;
+    if (kept?.timer) clearTimeout(kept.timer);
+    idle = null;
+    return kept;
   };
 
-  const dropIdle = () => {
-    stopWarmTimer();
-    idleFileWorker?.terminate();
-    idleFileWorker = null;
-    idleStarted = false;
-  };
+  const dropIdle = () => takeIdle()?.worker.terminate();
 
   const warm = () => {
-    if (!createWorker || idleFileWorker || hashingFile) return;
+    if (!createWorker || idle || hashingFile) return;
     let worker: HashWorker;
     try {
       worker = createWorker();
     } catch {
       return; // the file's turn finds this out again and hashes on this thread
     }
-    idleFileWorker = worker;
-    idleStarted = false;
+    const kept: KeptWorker = { worker, started: false, timer: null };
+    // (a file that takes the worker sets its own handlers)
     worker.onmessage = ({ data }) => {
-      if (data.type === 'ready' && idleFileWorker === worker) idleStarted = true;
+      if (data.type === 'ready') kept.started = true;
     };
     // one that cannot start (a blocked script) is dropped; the file's turn tries again
     worker.onerror = () => {
-      if (idleFileWorker === worker) dropIdle();
-      else worker.terminate();
+      if (idle === kept) dropIdle();
     };
     worker.postMessage({ type: 'warm' });
-    warmTimer = setTimeout(() => {
-      if (idleFileWorker === worker) dropIdle();
+    kept.timer = setTimeout(() => {
+      if (idle === kept) dropIdle();
     }, WARM_KEPT_MS);
+    idle = kept;
   };
 
   const fileInWorker = (file: Blob, job: HashJob, make: () => HashWorker) =>
     new Promise<string>((resolve, reject) => {
       let worker: HashWorker;
+      const kept = takeIdle();
       // a worker that hashed a file before, or answered when started ahead, has started for sure
-      let started = idleFileWorker !== null && idleStarted;
-      if (idleFileWorker) {
-        worker = idleFileWorker;
-        idleFileWorker = null;
-        idleStarted = false;
-        stopWarmTimer();
-      } else {
+      let started = kept?.started ?? false;
+      if (kept) worker = kept.worker;
+      else {
         try {
           worker = make();
         } catch {
@@ -198,11 +198,8 @@ export function createHasher(options: HasherOptions = {}): Hasher {
         else if (data.type === 'done') {
           // kept for the next file: no new worker to start, no module to compile again
           detach();
-          if (idleFileWorker) worker.terminate();
-          else {
-            idleFileWorker = worker;
-            idleStarted = true;
-          }
+          if (idle) worker.terminate();
+          else idle = { worker, started: true, timer: null };
           resolve(data.hash);
         } else if (data.type === 'error') {
           end();
