@@ -43,7 +43,15 @@ function trigramQuery(key: string): string {
  *   in the index before the item is read);
  * - PostgreSQL: LIKE (pg_trgm) or the 1–2-character token index, the planner chooses.
  */
-export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: DialectName, keyword: string, q: Q, walk = false, extensions: readonly string[] = []): Q {
+export function matchName<Q extends SelectQueryBuilder<any, any, any>>(
+  dialect: DialectName,
+  keyword: string,
+  q: Q,
+  walk = false,
+  extensions: readonly string[] = [],
+  /** SQLite, a 1–2-character keyword: for an extension, the one piece of `.ext` its names are narrowed by (extensionPieces) */
+  narrowBy: ReadonlyMap<string, string> = new Map(),
+): Q {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
   const like = sql<SqlBool>`items.name_key like ${likePattern(key)} escape '\\'`;
@@ -51,7 +59,7 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: 
     return q.where(token ? sql<SqlBool>`to_tsvector('simple', name_grams(items.name_key)) @@ to_tsquery('simple', ${token})` : like) as Q;
   }
   if (walk) return q.where(like) as Q;
-  const joined = q.innerJoin(sql<{ rowid: number }>`(${nameCandidates(keyword, extensions)})`.as('f'), (join) =>
+  const joined = q.innerJoin(sql<{ rowid: number }>`(${nameCandidates(keyword, extensions, narrowBy)})`.as('f'), (join) =>
     join.onRef('f.rowid' as never, '=', 'items.id' as never),
   ) as unknown as Q;
   // a token is the exact substring; a trigram match is checked against the name itself
@@ -59,9 +67,44 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(dialect: 
 }
 
 /** Extensions the name indexes can narrow to: a name of that extension ends in `.ext`, in its key too. */
-const NARROWABLE = /^[a-z0-9]{1,20}$/;
-/** The gram tokens every name key ending in `.ext` holds: the dot and the first character, and the last pair. */
-function extensionTokens(ext: string): string {
+export const NARROWABLE = /^[a-z0-9]{1,20}$/;
+
+/**
+ * The pieces of `.ext` that are one token of the gram index each (the dot and the first
+ * character, then each pair of the extension's characters): every name key ending in `.ext`
+ * holds all of them, and any one narrows a keyword's names to those that may have that extension.
+ */
+export function extensionPieces(ext: string): string[] {
+  const points = [...`.${ext}`];
+  return [...new Set(points.slice(0, -1).map((_, i) => points[i] + points[i + 1]))];
+}
+
+/**
+ * The piece of `.ext` to narrow a keyword's names by, from a sample of the names: the one the
+ * fewest of them hold (the shortest list of the index to read), where it is about as rare as the
+ * dot and the first character with the last pair together (else those two are rarer, and read);
+ * undefined for an extension of one character (one piece: the default) or one the index cannot
+ * narrow to. A piece shared with other extensions (`.p` of pdf, png and pptx; `tx` of txt and
+ * pptx) is not taken while a rarer one is there (`pn`, `.t`).
+ */
+export function narrowingPiece(ext: string, sampledNames: readonly string[]): string | undefined {
+  if (!NARROWABLE.test(ext) || ext.length < 2) return undefined;
+  const pieces = extensionPieces(ext);
+  const holding = (test: (name: string) => boolean) => sampledNames.reduce((n, name) => n + (test(name) ? 1 : 0), 0);
+  const hits = pieces.map((piece) => holding((name) => name.includes(piece)));
+  const rarest = hits.indexOf(Math.min(...hits));
+  const [first, last] = [pieces[0], ext.slice(-2)];
+  const both = holding((name) => name.includes(first) && name.includes(last));
+  return hits[rarest] <= both * 1.25 + 2 ? pieces[rarest] : undefined;
+}
+
+/**
+ * What narrows the names to those ending in `.ext`: the one piece given (the rarest among the
+ * names, where that is known: its list is the shortest to read), else the dot and the first
+ * character with the last pair (both together, rarer than either).
+ */
+function extensionTokens(ext: string, piece: string | undefined): string {
+  if (piece !== undefined && extensionPieces(ext).includes(piece)) return `"${gramToken(piece)}"`;
   const first = `"${gramToken(`.${ext[0]}`)}"`;
   return ext.length < 2 ? first : `(${first} AND "${gramToken(ext.slice(-2))}")`;
 }
@@ -75,13 +118,13 @@ function extensionTokens(ext: string): string {
  * extension reads a fraction of the items. The extension condition stays on the query: this
  * only leaves out names it would refuse.
  */
-function nameCandidates(keyword: string, extensions: readonly string[] = []): RawBuilder<{ rowid: number }> {
+function nameCandidates(keyword: string, extensions: readonly string[] = [], narrowBy: ReadonlyMap<string, string> = new Map()): RawBuilder<{ rowid: number }> {
   const key = itemNameKey(keyword);
   const token = gramToken(key);
   // every extension narrowable, or no narrowing (a name of another would be left out)
   const exts = extensions.length && extensions.every((e) => NARROWABLE.test(e)) ? extensions : [];
   if (token) {
-    const ending = exts.length ? ` AND (${exts.map(extensionTokens).join(' OR ')})` : '';
+    const ending = exts.length ? ` AND (${[...new Set(exts.map((e) => extensionTokens(e, narrowBy.get(e))))].join(' OR ')})` : '';
     return sql<{ rowid: number }>`select rowid from items_name_grams where items_name_grams match ${`"${token}"${ending}`}`;
   }
   // `.e` of one character holds no trigram: the index could not narrow to it

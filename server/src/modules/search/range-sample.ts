@@ -9,10 +9,12 @@
 // from it too (namesHolding), where counting it in the name indexes walks the keyword's whole
 // list (5–9 ms for a letter held by a third of a million names, 3–4 ms for the 16,000
 // candidates of `minutes`); a keyword too rare for the sample to tell is counted, which costs
-// little because it is rare.
+// little because it is rare. Which piece of an extension narrows a keyword's names at least cost
+// is read from the sampled names too (narrowingPiece), once per sample.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/types';
 import type { IndexedRanges } from './filters';
+import { narrowingPiece } from './names';
 
 const SAMPLE_SIZE = 4096;
 const SAMPLE_TTL_MS = 10 * 60_000;
@@ -24,6 +26,8 @@ export const SAMPLE_FROM_ITEMS = 50_000;
  * items that is a keyword of about 7,800 names or more.
  */
 export const NAME_SAMPLE_MIN_HITS = 32;
+/** Extensions whose narrowing piece a sample keeps, at most (each costs a pass over its names). */
+const EXTENSIONS_KEPT = 1000;
 
 interface Sample {
   at: number;
@@ -35,6 +39,8 @@ interface Sample {
   paths: string[];
   /** sampled rows' name_key */
   names: string[];
+  /** extension -> the piece to narrow names by (narrowingPiece), as asked */
+  pieces: Map<string, string | undefined>;
 }
 
 /** How many of the sorted `values` lie in [from, to). */
@@ -117,6 +123,21 @@ export class RangeSample {
     return hits < NAME_SAMPLE_MIN_HITS ? null : Math.round((hits * maxId) / SAMPLE_SIZE);
   }
 
+  /**
+   * The piece of `.ext` a 1–2-character keyword's names are narrowed by (narrowingPiece, from
+   * the sample): undefined below the sampling threshold of items, or where the default is as good.
+   */
+  async extensionPiece(ext: string, maxId: number): Promise<string | undefined> {
+    if (maxId < this.sampleFrom) return undefined;
+    const sample = await this.current(maxId);
+    if (!sample.pieces.has(ext)) {
+      // extensions asked for by the thousand (made up ones) keep the default: bounded memory and work
+      if (sample.pieces.size >= EXTENSIONS_KEPT) return undefined;
+      sample.pieces.set(ext, narrowingPiece(ext, sample.names));
+    }
+    return sample.pieces.get(ext);
+  }
+
   private async countUpTo(query: RawBuilder<unknown>, limit: number): Promise<number> {
     const { rows } = await sql<{ n: number }>`select count(*) as n from (${query} limit ${limit}) as counted`.execute(this.db);
     return Number(rows[0]?.n ?? 0);
@@ -144,6 +165,7 @@ export class RangeSample {
       updated: rows.map((r) => Number(r.updated_at)).sort((a, b) => a - b),
       paths: rows.map((r) => String(r.id_path)).sort(),
       names: rows.map((r) => String(r.name_key)),
+      pieces: new Map(),
     };
     this.sample = sample;
     return sample;

@@ -74,8 +74,10 @@ export class SearchService {
     private readonly tzName: string,
     /** SQLite: what the ways of a name search's pass cost here, learnt from the passes run */
     readonly passCosts = new PassCosts(),
+    /** tests: from how many items ranges, keywords and extensions are estimated from a sample */
+    o: { sampleFrom?: number } = {},
   ) {
-    this.ranges = new RangeSample(db);
+    this.ranges = new RangeSample(db, { sampleFrom: o.sampleFrom });
   }
 
   /** SQLite: the sizes of filters' ranges, from a sample of the items */
@@ -84,10 +86,14 @@ export class SearchService {
   /** GET /api/User/Search/Files: names containing the keyword. */
   files(user: UserRow, query: SearchQuery): Promise<SearchResult> {
     const keyword = cleanKeyword(query.keyword);
-    return this.run(user, query, null, async (ranges) => ({
-      match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions),
-      ...(this.dialect === 'sqlite' ? await this.nameDriver(keyword, ranges) : { index: null }),
-    }));
+    return this.run(user, query, null, async (ranges) => {
+      if (this.dialect !== 'sqlite') return { match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions), index: null };
+      const narrowBy = await this.extensionNarrowing(keyword, ranges);
+      return {
+        match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions, narrowBy),
+        ...(await this.nameDriver(keyword, ranges)),
+      };
+    });
   }
 
   /** GET /api/User/Search/Content: documents whose extracted text contains the keyword, with a snippet. */
@@ -199,9 +205,7 @@ export class SearchService {
    */
   private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: LearnPass }> {
     if (!ranges.idPath && !ranges.updated) return { index: null };
-    // the items there are, about (ids are not reused)
-    const { rows: top } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
-    const maxId = Math.max(1, Number(top[0]?.n ?? 1));
+    const maxId = await this.itemsAbout();
     // a common keyword's names estimated from the sample of the items, a rarer one's counted
     const estimated = await this.ranges.namesHolding(itemNameKey(keyword), maxId);
     const names = estimated ?? Number((await nameCount(keyword).execute(this.db)).rows[0]?.n ?? 0);
@@ -227,6 +231,29 @@ export class SearchService {
     // an estimate of the names is no measure of a pass's work (nor are candidates counted only up to the cap)
     if (ranges.extensions?.length || names >= NAME_COUNT_CAP || estimated !== null) return { index: null };
     return { index: null, learn: learnFrom('keyword', () => keywordPassCost(names, token)) };
+  }
+
+  /** SQLite: how many items there are, about (the highest id: ids are not reused). */
+  private async itemsAbout(): Promise<number> {
+    const { rows } = await sql<{ n: number | null }>`select max(id) as n from items`.execute(this.db);
+    return Math.max(1, Number(rows[0]?.n ?? 1));
+  }
+
+  /**
+   * SQLite, a 1–2-character keyword with an extension filter: for each extension, the piece of
+   * `.ext` its names are narrowed by in the index, where the sample of the names tells a cheaper
+   * one than the default (RangeSample.extensionPiece): `pn` for png, where `.p` is also held by
+   * every pdf and pptx. It changes what the index reads, never what the search finds.
+   */
+  private async extensionNarrowing(keyword: string, ranges: IndexedRanges): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!ranges.extensions?.length || !isTokenKeyword(keyword)) return out;
+    const maxId = await this.itemsAbout();
+    for (const ext of ranges.extensions) {
+      const piece = await this.ranges.extensionPiece(ext, maxId);
+      if (piece !== undefined) out.set(ext, piece);
+    }
+    return out;
   }
 
   /**
