@@ -478,6 +478,11 @@ export async function contextMenu(page, name) {
   await listRow(page, name).getByText(name, { exact: true }).click({ button: 'right' });
   const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu').last();
   await menu.waitFor();
+  // the menu's entrance (antd's slide-up motion) ends before an entry is clicked: a click during
+  // it once left the menu open, another entry under the pointer, and no drawer opened
+  await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').last().evaluate((el) =>
+    Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
+  );
   return menu;
 }
 
