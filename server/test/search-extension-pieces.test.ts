@@ -7,6 +7,7 @@ import { extensionPieces, narrowingPiece } from '../src/modules/search/names';
 import { RangeSample } from '../src/modules/search/range-sample';
 import { SearchService } from '../src/modules/search/service';
 import { roleCast, startServer, type TestServer } from './support/harness';
+import { insertFilesBelow } from './support/items';
 
 test('the pieces of an extension are the dot with its first character and each pair of its characters', () => {
   expect(extensionPieces('png')).toEqual(['.p', 'pn', 'ng']);
@@ -65,17 +66,13 @@ describe('a name search narrowed by the sampled piece finds what the plain defin
     const exts = ['pdf', 'pdf', 'png', 'pptx', 'jpg', 'txt', 'md', 'xlsx', 'xls', 'docx'];
     const words = ['报告', 'plan', '照片', 'notes', '数据', 'pn', 'tx', 'xl', '年度'];
     const now = Date.now();
-    const rows = Array.from({ length: 1200 }, (_, i) => {
-      const ext = exts[i % exts.length];
+    const files = Array.from({ length: 1200 }, (_, i) => {
+      const extension = exts[i % exts.length];
       // some names hold another extension's pieces before their own (`x.png.txt`, `数据.xls备份.md`)
-      const name = `${words[i % words.length]}${i}${i % 7 === 0 ? `.${exts[(i + 3) % exts.length]}` : ''}.${ext}`;
-      return {
-        parent_id: root.id, space_type: root.space_type, owner_id: root.owner_id, name, name_key: name.toLowerCase(), type: 'file' as const,
-        type_order: 1, extension: ext, size: 1, id_path: '', name_path: `${root.name_path}/${name}`, sort_order: i, created_at: now - i, updated_at: now - i,
-      };
+      const name = `${words[i % words.length]}${i}${i % 7 === 0 ? `.${exts[(i + 3) % exts.length]}` : ''}.${extension}`;
+      return { name, extension, createdAt: now - i, updatedAt: now - i };
     });
-    await app.db.insertInto('items').values(rows).execute();
-    await app.db.updateTable('items').set({ id_path: sql<string>`${`${root.id_path}/`} || cast(id as text)` }).where('parent_id', '=', root.id).execute();
+    await insertFilesBelow(app.db, root, files);
     const user = await app.db.selectFrom('users').selectAll().where('user_name', '=', owner.userName).executeTakeFirstOrThrow();
     const { folders, tags } = app.services;
     // estimated from a sample however few the items (the narrowing the pieces choose), and the default narrowing
@@ -89,7 +86,7 @@ describe('a name search narrowed by the sampled piece finds what the plain defin
     expect(['.t', 'xt']).toContain(await sample.extensionPiece('txt', top));
 
     const definition = (keyword: string, list: string[]) =>
-      rows.filter((r) => r.name_key.includes(keyword.toLowerCase()) && list.includes(r.extension)).map((r) => r.name).sort();
+      files.filter((f) => f.name.toLowerCase().includes(keyword.toLowerCase()) && list.includes(f.extension)).map((f) => f.name).sort();
     const cases: [string, string][] = [
       ['p', 'png'], ['p', 'pdf,png'], ['n', 'png,jpg'], ['报', 'pdf'], ['告', 'pptx'], ['x', 'txt,md'], ['t', 'txt'],
       ['l', 'xlsx,xls'], ['xl', 'xls'], ['pn', 'png'], ['tx', 'txt,pptx'], ['照片', 'png,jpg'], ['数', 'xlsx,xls,md'], ['a', 'docx,pdf'],

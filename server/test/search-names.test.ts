@@ -8,6 +8,7 @@ import { registerSqliteFunctions } from '../src/db/connection';
 import { buildMigrations, migrateToLatest } from '../src/db/migrations';
 import { gramToken } from '../src/modules/search/grams';
 import { nameCount } from '../src/modules/search/names';
+import { insertFilesBelow } from './support/items';
 import { call, databaseKinds, HAN, ok, roleCast, startServer, type TestServer, type TestUser } from './support/harness';
 
 describe.each(databaseKinds())('name search (%s)', (kind) => {
@@ -296,19 +297,8 @@ describe.each(databaseKinds())('name search (%s)', (kind) => {
     const dir = await create(owner.token, base.id, '大量', 'folder');
     const row = await app().db.selectFrom('items').selectAll().where('id', '=', Number(dir.id)).executeTakeFirstOrThrow();
     const now = Date.now();
-    const rows = Array.from({ length: 10_005 }, (_, i) => {
-      const name = `海量条目${String(i).padStart(5, '0')}.log`;
-      return {
-        parent_id: row.id, space_type: row.space_type, owner_id: row.owner_id, name, name_key: name.toLowerCase(), type: 'file' as const,
-        type_order: 1, extension: 'log', size: 1, id_path: '', name_path: `${row.name_path}/${name}`, sort_order: i, created_at: now, updated_at: now - i,
-      };
-    });
-    for (let at = 0; at < rows.length; at += 500) await app().db.insertInto('items').values(rows.slice(at, at + 500)).execute();
-    await app()
-      .db.updateTable('items')
-      .set({ id_path: sql<string>`${`${row.id_path}/`} || cast(id as text)` })
-      .where('parent_id', '=', row.id)
-      .execute();
+    const files = Array.from({ length: 10_005 }, (_, i) => ({ name: `海量条目${String(i).padStart(5, '0')}.log`, extension: 'log', createdAt: now, updatedAt: now - i }));
+    await insertFilesBelow(app().db, row, files);
     const res = (await search(owner.token, { keyword: '海量', pageSize: 10 })).body.result;
     expect({ total: res.total, limited: res.limited, first: res.data[0].name }).toEqual({ total: 10_000, limited: true, first: '海量条目00000.log' });
     expect((await search(owner.token, { keyword: '海量', page: 1001, pageSize: 10 })).body.result).toEqual({ data: [], total: 10_000, limited: true });

@@ -2,10 +2,10 @@
 // the median of each way's last passes once it has enough of them, passes the model thinks
 // small left out, old passes forgotten, within bounds; and a search reports the pass it ran, so
 // that the costs learnt move the next plan.
-import { sql } from 'kysely';
 import { MIN_PASSES, PASS_TTL_MS, PASS_WINDOW, PassCosts } from '../src/modules/search/pass-costs';
 import { SearchService } from '../src/modules/search/service';
 import { ok, roleCast, startServer, type TestServer } from './support/harness';
+import { insertFilesBelow } from './support/items';
 
 describe('what a pass costs, learnt', () => {
   test('fitted costs until a way has run MIN_PASSES times; then the median of its last passes, each way on its own', () => {
@@ -81,15 +81,13 @@ describe('a name search learns from the pass it ran (SQLite)', () => {
     const DAY = 86_400_000;
     const now = Date.UTC(2026, 5, 30, 4);
     // one item a day for 300 days; three of them (inside the range asked for) hold the rare keyword
-    const rows = Array.from({ length: 300 }, (_, i) => {
-      const name = i % 50 === 7 ? `稀有校准词${i}.txt` : `日常文件${i}.txt`;
-      return {
-        parent_id: row.id, space_type: row.space_type, owner_id: row.owner_id, name, name_key: name.toLowerCase(), type: 'file' as const,
-        type_order: 1, extension: 'txt', size: 1, id_path: '', name_path: `${row.name_path}/${name}`, sort_order: i, created_at: now - i * DAY, updated_at: now - i * DAY,
-      };
-    });
-    await app.db.insertInto('items').values(rows).execute();
-    await app.db.updateTable('items').set({ id_path: sql<string>`${`${row.id_path}/`} || cast(id as text)` }).where('parent_id', '=', row.id).execute();
+    const files = Array.from({ length: 300 }, (_, i) => ({
+      name: i % 50 === 7 ? `稀有校准词${i}.txt` : `日常文件${i}.txt`,
+      extension: 'txt',
+      createdAt: now - i * DAY,
+      updatedAt: now - i * DAY,
+    }));
+    await insertFilesBelow(app.db, row, files);
 
     const passCosts = new PassCosts({ minModelUs: 0 });
     const { folders, tags } = app.services;

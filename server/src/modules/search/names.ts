@@ -67,7 +67,7 @@ export function matchName<Q extends SelectQueryBuilder<any, any, any>>(
 }
 
 /** Extensions the name indexes can narrow to: a name of that extension ends in `.ext`, in its key too. */
-export const NARROWABLE = /^[a-z0-9]{1,20}$/;
+const NARROWABLE = /^[a-z0-9]{1,20}$/;
 
 /**
  * The pieces of `.ext` that are one token of the gram index each (the dot and the first

@@ -88,10 +88,13 @@ export class SearchService {
     const keyword = cleanKeyword(query.keyword);
     return this.run(user, query, null, async (ranges) => {
       if (this.dialect !== 'sqlite') return { match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions), index: null };
-      const narrowBy = await this.extensionNarrowing(keyword, ranges);
+      // the items there are, about (the highest id: ids are not reused), read once if at all
+      let top: Promise<number> | undefined;
+      const maxId = () => (top ??= this.itemsAbout());
+      const narrowBy = await this.extensionNarrowing(keyword, ranges, maxId);
       return {
         match: (q, walk) => matchName(this.dialect, keyword, q, walk, ranges.extensions, narrowBy),
-        ...(await this.nameDriver(keyword, ranges)),
+        ...(await this.nameDriver(keyword, ranges, maxId)),
       };
     });
   }
@@ -203,9 +206,9 @@ export class SearchService {
    * (walkLimit, PassCosts; a keyword pass is learnt from only when its candidates were counted);
    * how many items a range holds is estimated from the same sample (counted in a small database).
    */
-  private async nameDriver(keyword: string, ranges: IndexedRanges): Promise<{ index: string | null; learn?: LearnPass }> {
+  private async nameDriver(keyword: string, ranges: IndexedRanges, highestId: () => Promise<number>): Promise<{ index: string | null; learn?: LearnPass }> {
     if (!ranges.idPath && !ranges.updated) return { index: null };
-    const maxId = await this.itemsAbout();
+    const maxId = await highestId();
     // a common keyword's names estimated from the sample of the items, a rarer one's counted
     const estimated = await this.ranges.namesHolding(itemNameKey(keyword), maxId);
     const names = estimated ?? Number((await nameCount(keyword).execute(this.db)).rows[0]?.n ?? 0);
@@ -245,10 +248,10 @@ export class SearchService {
    * one than the default (RangeSample.extensionPiece): `pn` for png, where `.p` is also held by
    * every pdf and pptx. It changes what the index reads, never what the search finds.
    */
-  private async extensionNarrowing(keyword: string, ranges: IndexedRanges): Promise<Map<string, string>> {
+  private async extensionNarrowing(keyword: string, ranges: IndexedRanges, highestId: () => Promise<number>): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (!ranges.extensions?.length || !isTokenKeyword(keyword)) return out;
-    const maxId = await this.itemsAbout();
+    const maxId = await highestId();
     for (const ext of ranges.extensions) {
       const piece = await this.ranges.extensionPiece(ext, maxId);
       if (piece !== undefined) out.set(ext, piece);
