@@ -4,6 +4,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { badRequest } from '../../lib/errors';
+import { eachXlsxRow } from './xlsx-reader';
 
 export interface SheetRow {
   /** the line in the file (the header is line 1) */
@@ -37,39 +38,24 @@ export interface Sheet {
   total: number;
 }
 
-/**
- * The first worksheet, read as a stream (the rows as they come, never the workbook's model):
- * a 10,000-row file costs a few MB, not the tens that loading the workbook takes.
- */
+/** The first worksheet (see xlsx-reader.ts): every row with content counted, the first `keep` kept. */
 async function readXlsx(bytes: Buffer, keep: number): Promise<Sheet> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
   const rows: SheetRow[] = [];
   let total = 0;
-  let first: string | null = null;
   try {
-    for await (const worksheet of reader) {
-      const id = String((worksheet as unknown as { id: string | number }).id);
-      first ??= id;
-      for await (const row of worksheet) {
-        if (id !== first || !row.hasValues) continue;
-        total += 1;
-        if (rows.length >= keep) continue;
-        const cells: string[] = [];
-        const formula: boolean[] = [];
-        for (let c = 1; c <= row.cellCount; c++) {
-          const t = cellText(row.getCell(c).value);
-          cells.push(t.text.trim());
-          formula.push(t.formula);
-        }
-        rows.push({ line: row.number, cells, formula });
+    await eachXlsxRow(bytes, (row) => {
+      if (!row.hasValues) return;
+      total += 1;
+      if (rows.length >= keep) return;
+      const cells: string[] = [];
+      const formula: boolean[] = [];
+      for (let c = 1; c <= row.cellCount; c++) {
+        const t = cellText(row.getCell(c).value);
+        cells.push(t.text.trim());
+        formula.push(t.formula);
       }
-    }
+      rows.push({ line: row.number, cells, formula });
+    });
   } catch {
     throw badRequest('无法读取该 Excel 文件，请使用下载的模板（.xlsx）');
   }
