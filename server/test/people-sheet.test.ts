@@ -3,8 +3,8 @@
 // with the Chinese message.
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import yazl from 'yazl';
 import { readSheet } from '../src/modules/people/sheet';
+import { zipOf } from './support/documents';
 
 const cellsOf = (sheet: Awaited<ReturnType<typeof readSheet>>) => sheet.rows.map((r) => r.cells);
 
@@ -12,16 +12,6 @@ async function book(fill: (b: ExcelJS.Workbook) => void): Promise<Buffer> {
   const b = new ExcelJS.Workbook();
   fill(b);
   return Buffer.from(await b.xlsx.writeBuffer());
-}
-
-function zipOf(files: Record<string, string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, text] of Object.entries(files)) zip.addBuffer(Buffer.from(text), name);
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-  });
 }
 
 describe('reading the people sheet from XLSX', () => {
