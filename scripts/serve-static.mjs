@@ -16,6 +16,7 @@
 //   service in front of the server.
 // - Port: --port, else $PORT, else the standalone port of integration.md for a known
 //   package folder (remote-files 3001 ... remote-share 3005, shell 3000), else 3000.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import fs from 'node:fs';
@@ -140,12 +141,35 @@ async function apiPageHeaders(proxy) {
   return pageHeaderCache.pending;
 }
 
-async function pageHeaders(proxy, urlPath) {
+/**
+ * The API's policy, allowing also the inline scripts of the page served here (the shell's
+ * sign-in form before any script) by their hashes, should the API's own build differ.
+ */
+function allowingInlineScripts(policy, html) {
+  const hashes = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc\s*=/i.test(m[1]) || !m[2]) continue;
+    hashes.push(`'sha256-${crypto.createHash('sha256').update(m[2], 'utf8').digest('base64')}'`);
+  }
+  return policy
+    .split(';')
+    .map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      if (name !== 'script-src') return directive.trim();
+      return [name, ...sources, ...hashes.filter((h) => !sources.includes(h))].join(' ');
+    })
+    .join('; ');
+}
+
+async function pageHeaders(proxy, urlPath, file) {
+  const fromApi = { ...(await apiPageHeaders(proxy)) };
+  const policy = fromApi['content-security-policy'];
+  if (policy) fromApi['content-security-policy'] = allowingInlineScripts(policy, await fs.promises.readFile(file, 'utf8'));
   return {
     'x-frame-options': 'DENY',
     // a share page's address carries its key: no Referer at all
     'referrer-policy': urlPath.startsWith('/s/') ? 'no-referrer' : 'strict-origin-when-cross-origin',
-    ...(await apiPageHeaders(proxy)),
+    ...fromApi,
   };
 }
 
@@ -260,7 +284,7 @@ export function createStaticServer({ dir, proxy, log = true }) {
       const isPage = ['.html', '.htm'].includes(path.extname(file).toLowerCase());
       const headers = {
         ...baseHeaders(),
-        ...(isPage ? await pageHeaders(proxy, url.pathname) : {}),
+        ...(isPage ? await pageHeaders(proxy, url.pathname, file) : {}),
         'Content-Type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream',
         'Cache-Control': cacheControl(file),
         'Last-Modified': st.mtime.toUTCString(),

@@ -21,8 +21,12 @@ module.exports = createWebConfig({
   // the start-up and the sign-in page, with react, react-dom, jotai and @app/shared, are fetched
   // while main.js is (index.ts, bootstrap.tsx)
   preload: ['bootstrap', 'sign-in'],
-  // index.html shows the loading screen before any script runs, styled by these rules inline
-  templateParameters: { loadingCss: inlineCss(path.join(__dirname, 'src/pages/public/loading.css')) },
+  // index.html shows the loading screen before any script runs, or to a signed-out visitor of /
+  // or /login the sign-in form (its inline script), styled by these rules inline
+  templateParameters: {
+    loadingCss: ['loading.css', 'sign-in.css'].map((f) => inlineCss(path.join(__dirname, 'src/pages/public', f))).join(' '),
+    earlySignInScript: fs.readFileSync(path.join(__dirname, 'src/pages/login/earlySignIn.inline.js'), 'utf8').trim(),
+  },
   runtimePlugins: [
     path.join(__dirname, 'src/federation/retryPlugin.ts'),
     path.join(__dirname, 'src/federation/errorPlugin.ts'),

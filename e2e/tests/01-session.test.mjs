@@ -70,32 +70,53 @@ describe('session', () => {
     }, { server });
   });
 
-  test('the sign-in page: its loading screen shows before any script runs; every script it runs was preloaded, and came gzip-compressed', T, async (t) => {
+  /** Holds main.js back (and so every script of the page) until `release` is called. */
+  async function holdScripts(page) {
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(/\/main\.[0-9a-f]{8}\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
+  test('the sign-in page: its form shows before any script runs and keeps what is typed; every script it runs was preloaded, and came gzip-compressed', T, async (t) => {
     await withBrowser(t, async ({ page }) => {
       const scripts = [];
       page.on('response', (res) => {
         if (res.request().resourceType() === 'script') scripts.push({ path: new URL(res.url()).pathname, encoding: res.headers()['content-encoding'] });
       });
-      // main.js held back: what shows is index.html alone
-      let release;
-      const held = new Promise((resolve) => (release = resolve));
-      await page.route(/\/main\.[0-9a-f]{8}\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      // main.js held back: what shows is index.html alone, with its inline script
+      const release = await holdScripts(page);
       await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
-      await page.getByText('加载中', { exact: true }).waitFor();
-      const screen = await page.evaluate(() => ({
-        width: getComputedStyle(document.querySelector('.yw-loading')).width,
-        bar: document.querySelector('[role="progressbar"]').getAttribute('aria-valuenow'),
-        inputs: document.querySelectorAll('input').length,
+      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
+      const early = await page.evaluate(() => ({
+        card: getComputedStyle(document.querySelector('.yw-card')).maxWidth,
+        input: getComputedStyle(document.querySelector('#login-user')).height,
+        focused: document.activeElement?.id,
+        loading: document.querySelectorAll('[role="progressbar"]').length,
+        footer: document.querySelector('.yw-footer').textContent,
+        scripted: window.__ywEarlySignIn?.taken,
       }));
-      assert.deepEqual(screen, { width: '320px', bar: '0', inputs: 0 }, 'the loading screen is styled by index.html alone');
+      assert.deepEqual(
+        early,
+        { card: '400px', input: '40px', focused: 'login-user', loading: 0, footer: `© ${new Date().getFullYear()} 云文档`, scripted: false },
+        'the form is styled by index.html alone, the cursor in 用户名',
+      );
+      await page.keyboard.type('zhang');
+      await page.getByPlaceholder(TEXT.passwordPlaceholder).fill('not-yet-sent');
 
       release();
-      await page.getByPlaceholder(TEXT.userPlaceholder).waitFor();
-      assert.equal(await page.getByText('加载中', { exact: true }).count(), 0, 'the sign-in page replaced the loading screen');
-      assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /需要 JavaScript/);
+      await page.waitForFunction(() => window.__ywEarlySignIn?.taken === true);
+      await page.getByRole('button', { name: TEXT.loginButton, exact: true }).waitFor();
+      const taken = await page.evaluate(() => ({
+        user: document.querySelector('#login-user').value,
+        password: document.querySelector('#login-password').value,
+        focused: document.activeElement?.id,
+      }));
+      assert.deepEqual(taken, { user: 'zhang', password: 'not-yet-sent', focused: 'login-password' }, 'what was typed, and the cursor, stay');
+      assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /需要 JavaScript|加载中/);
       await page.waitForLoadState('networkidle');
       const preloaded = await page.evaluate(() => [
         ...[...document.querySelectorAll('head script[src]')].map((el) => new URL(el.src).pathname),
@@ -108,6 +129,54 @@ describe('session', () => {
       const plain = scripts.filter((s) => s.encoding !== 'gzip').map((s) => s.path);
       assert.deepEqual(plain, [], `scripts sent uncompressed: ${plain.join(', ')}`);
       assert.ok(scripts.length <= 6, `${scripts.length} scripts before the form: ${scripts.map((s) => s.path).join(', ')}`);
+    }, { server });
+  });
+
+  test('登录 pressed before the scripts arrive signs in when they do; a wrong password then gets its message', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      const logins = [];
+      page.on('request', (r) => r.method() === 'POST' && /\/api\/login$/.test(new URL(r.url()).pathname) && logins.push(r.url()));
+      const release = await holdScripts(page);
+      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      await page.getByPlaceholder(TEXT.userPlaceholder).fill(server.adminUser);
+      await page.getByPlaceholder(TEXT.passwordPlaceholder).fill(server.adminPassword);
+      await page.getByPlaceholder(TEXT.passwordPlaceholder).press('Enter');
+      const busy = page.getByRole('button', { name: '登录中…' });
+      await busy.waitFor();
+      assert.equal(await busy.isDisabled(), true);
+      assert.deepEqual(logins, [], 'nothing is sent before the script');
+      release();
+      await waitForPath(page, '/file/personal');
+      assert.equal(logins.length, 1, 'one sign-in');
+    }, { server });
+
+    // at / this time, and someone else's account with a wrong password
+    const user = await createUser(server, admin.token);
+    await withBrowser(t, async ({ page }) => {
+      const release = await holdScripts(page);
+      await page.goto(`${server.url}/`, { waitUntil: 'commit' });
+      await page.getByPlaceholder(TEXT.userPlaceholder).fill(user.userName);
+      await page.getByPlaceholder(TEXT.passwordPlaceholder).fill('wrong-Passw0rd!');
+      await page.getByRole('button', { name: TEXT.loginButton, exact: true }).click();
+      await page.getByRole('button', { name: '登录中…' }).waitFor();
+      release();
+      await page.getByRole('alert').filter({ hasText: /[\u4e00-\u9fff]/ }).waitFor();
+      assert.equal(pathOf(page), '/login');
+      assert.equal(await page.getByPlaceholder(TEXT.passwordPlaceholder).isEnabled(), true);
+      assert.equal(await page.getByPlaceholder(TEXT.userPlaceholder).inputValue(), user.userName);
+    }, { server });
+  });
+
+  test('signed in, / and /login show no sign-in form before the app', T, async (t) => {
+    await withBrowser(t, async ({ page }) => {
+      await signInThroughPage(page, server, server.adminUser, server.adminPassword);
+      await waitForPath(page, '/file/personal');
+      const release = await holdScripts(page);
+      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      await page.getByText('加载中', { exact: true }).waitFor();
+      assert.equal(await page.locator('input').count(), 0, 'the loading screen, not a form');
+      release();
+      await waitForPath(page, '/file/personal');
     }, { server });
   });
 
@@ -130,7 +199,8 @@ describe('session', () => {
         await new Promise((r) => setTimeout(r, 2500));
         await route.continue();
       });
-      await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+      // signed out at a page of the app (at /login the form would show at once): the app decides
+      await page.goto(`${server.url}/file/public`, { waitUntil: 'commit' });
       const bar = page.getByRole('progressbar');
       await page.waitForFunction(() => Number(document.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) >= 10);
       const shown = Number(await bar.getAttribute('aria-valuenow'));

@@ -2,6 +2,7 @@
 // a Content-Security-Policy built from the runtime configuration (remote origins, DingTalk's QR
 // login), refuse to be framed and keep a share page's key out of Referer; the API, the remotes'
 // files and downloads may be framed only by the product itself (its download frames).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,6 +155,27 @@ describe('security headers', () => {
     expect(directives(download.headers['content-security-policy'])['frame-ancestors']).toEqual(["'self'"]);
   });
 
+  test("the shell's inline script (its sign-in form before any script) runs by its hash, read again after a build", async () => {
+    const index = path.join(webRoot, 'shell', 'dist', 'index.html');
+    const withScript = (code: string) => `<!doctype html><html><head><script defer src="/main.0123abcd.js"></script></head><body><div id="root"></div><script>${code}</script></body></html>`;
+    const hashOf = (code: string) => `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
+    try {
+      fs.writeFileSync(index, withScript('document.title="云文档"'));
+      for (const url of ['/login', '/', '/file/personal', '/remotes/files/']) {
+        const csp = directives((await call(server.app, 'GET', url)).headers['content-security-policy']);
+        expect({ url, scripts: csp['script-src'] }).toEqual({ url, scripts: ["'self'", "'wasm-unsafe-eval'", hashOf('document.title="云文档"')] });
+      }
+      // a new build with another script: its hash, and no longer the old one
+      fs.writeFileSync(index, withScript('document.title="云文档 · 登录"'));
+      const csp = directives((await call(server.app, 'GET', '/login')).headers['content-security-policy']);
+      expect(csp['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'", hashOf('document.title="云文档 · 登录"')]);
+    } finally {
+      fs.writeFileSync(index, INDEX_HTML);
+    }
+    const csp = directives((await call(server.app, 'GET', '/login')).headers['content-security-policy']);
+    expect(csp['script-src']).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+  });
+
   test('the shell served apart by scripts/serve-static.mjs (docker-compose) sends the API\'s page headers', async () => {
     // a remote on another origin, so the policy the API builds is not the default one
     const api = await startServer('sqlite', { env: { WEB_ROOT: webRoot, REMOTE_FILES_URL: 'https://files.example.com/mf-manifest.json' } });
@@ -178,6 +200,24 @@ describe('security headers', () => {
         expect(script.headers.get('content-security-policy')).toBeNull();
       } finally {
         await new Promise((resolve) => shell.close(resolve));
+      }
+
+      // a shell build of its own, whose index.html has an inline script the API's build lacks:
+      // the API's policy, and that script allowed by its hash
+      const ownDir = fs.mkdtempSync(path.join(os.tmpdir(), 'yunwendang-web-own-'));
+      const code = 'document.title="云文档"';
+      fs.writeFileSync(path.join(ownDir, 'index.html'), `<!doctype html><body><div id="root"></div><script>${code}</script></body>`);
+      const own = createStaticServer({ dir: ownDir, proxy: apiUrl, log: false });
+      await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+      try {
+        const res = await fetch(`http://127.0.0.1:${(own.address() as { port: number }).port}/login`);
+        const csp = directives(res.headers.get('content-security-policy'));
+        const hash = `'sha256-${crypto.createHash('sha256').update(code).digest('base64')}'`;
+        expect(csp['script-src']).toEqual([...directives(expected)['script-src'], hash]);
+        expect({ ...csp, 'script-src': [] }).toEqual({ ...directives(expected), 'script-src': [] });
+      } finally {
+        await new Promise((resolve) => own.close(resolve));
+        fs.rmSync(ownDir, { recursive: true, force: true });
       }
     } finally {
       await api.close();

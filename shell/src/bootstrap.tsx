@@ -1,12 +1,14 @@
 // Start-up of the 云文档 shell: loading screen (index.html's, until start-up takes long),
 // runtime configuration, session rules, then the app. A signed-out visitor of / or /login
 // gets the sign-in page with react, jotai and @app/shared (antd-free) only; the router and
-// the app load when it moves on.
+// the app load when it moves on. index.html has already shown that visitor its sign-in form,
+// which the page takes over (pages/login/earlyForm.ts): no loading screen then.
 import { createRoot, type Root } from 'react-dom/client';
 import { appendErrorLog, appStore, startSessionSync, tokenAtom } from '@app/shared';
 import { REMOTE_ERROR_EVENT, type RemoteErrorDetail } from './federation/events';
 import { installLazyNotifier } from './notifier/lazyNotifier';
 import { ConfigErrorScreen, fillStaticLoadingScreen, LoadingScreen } from './pages/LoadingScreen';
+import { earlyFormShown } from './pages/login/earlyForm';
 import { hasCachedClientConfig, loadRuntimeConfig } from './startup/runtimeConfig';
 import { fetchRuntimeConfig } from './startup/runtimeConfigRequest';
 import { startsWithSignIn, startUp } from './startup/startup';
@@ -75,13 +77,16 @@ function loadingScreen(root: Root, container: HTMLElement) {
   };
 }
 
+/** index.html's sign-in form stands, usable, while start-up runs: no loading screen. */
+const earlyFormWaiting: ReturnType<typeof loadingScreen> = { finish: () => Promise.resolve(), cancel: () => {} };
+
 async function main(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) return;
   const root = createRoot(container);
   captureErrors();
   installLazyNotifier();
-  const loading = loadingScreen(root, container);
+  const loading = earlyFormShown() ? earlyFormWaiting : loadingScreen(root, container);
   // what comes next is fetched while the runtime configuration is: the sign-in page for a
   // signed-out visitor of / or /login, else the app (start-up may still choose the other)
   const signInLikely = startsWithSignIn(window.location.pathname, !!appStore.get(tokenAtom));

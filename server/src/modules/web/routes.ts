@@ -27,7 +27,7 @@ function sendText(reply: FastifyReply, status: number, text: string) {
 /** A built file; an HTML page gets `pageHeaders` (for the path the browser asked for). */
 function sendStatic(reply: FastifyReply, root: string, rel: string, pageHeaders?: Record<string, string>) {
   reply.header('cache-control', cacheControlFor(rel));
-  if (pageHeaders && /\.html?$/i.test(rel)) reply.headers(pageHeaders);
+  if (pageHeaders) reply.headers(pageHeaders);
   return reply.sendFile(rel, root, { cacheControl: false, index: false, dotfiles: 'allow' });
 }
 
@@ -39,7 +39,9 @@ function wantsPage(req: FastifyRequest, rel: string): boolean {
 
 export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const web = app.services.web;
-  const pageHeaders = (urlPath: string) => pageSecurityHeaders(web.pagePolicy, urlPath);
+  /** the security headers of an HTML page at `urlPath`; nothing for the other files */
+  const pageHeaders = async (rel: string, urlPath: string) =>
+    /\.html?$/i.test(rel) ? pageSecurityHeaders(await web.pagePolicy(), urlPath) : undefined;
 
   app.get(
     '/runtime-config.json',
@@ -77,7 +79,7 @@ export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (rel === null) return sendText(reply, 404, TEXT.fileMissing);
         const target = rel === '' || rel.endsWith('/') ? `${rel}index.html` : rel;
         if ((await pathKind(path.join(root, target))) !== 'file') return sendText(reply, 404, TEXT.fileMissing);
-        return sendStatic(reply, root, target, pageHeaders(req.url.split('?')[0]));
+        return sendStatic(reply, root, target, await pageHeaders(target, req.url.split('?')[0]));
       },
     );
   };
@@ -90,9 +92,9 @@ export const webRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if ((await pathKind(root)) !== 'dir') return sendText(reply, 503, TEXT.shellMissing);
     const rel = safeRelativePath(urlPath);
     if (rel === null) return sendText(reply, 404, TEXT.fileMissing);
-    if (rel !== '' && !rel.endsWith('/') && (await pathKind(path.join(root, rel))) === 'file') return sendStatic(reply, root, rel, pageHeaders(urlPath));
+    if (rel !== '' && !rel.endsWith('/') && (await pathKind(path.join(root, rel))) === 'file') return sendStatic(reply, root, rel, await pageHeaders(rel, urlPath));
     if (!wantsPage(req, rel)) return sendText(reply, 404, TEXT.fileMissing);
     if ((await pathKind(path.join(root, 'index.html'))) !== 'file') return sendText(reply, 503, TEXT.shellMissing);
-    return sendStatic(reply, root, 'index.html', pageHeaders(urlPath));
+    return sendStatic(reply, root, 'index.html', await pageHeaders('index.html', urlPath));
   });
 };

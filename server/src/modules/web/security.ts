@@ -12,7 +12,10 @@
 //   files remote lives on another origin; blob: and data: pictures (thumbnails, QR codes,
 //   watermarks) and blob: media;
 // - hidden same-origin frames that start downloads (frame-src 'self');
-// - with DINGTALK_LOGIN_MODE=qr, DingTalk's login script and the frame it draws the QR code in.
+// - with DINGTALK_LOGIN_MODE=qr, DingTalk's login script and the frame it draws the QR code in;
+// - the inline script of the shell's index.html that shows the sign-in form before any script
+//   has arrived, by its hash (no 'unsafe-inline' for scripts).
+import crypto from 'node:crypto';
 import type { AppConfig } from '../../config';
 
 type PolicyConfig = Pick<AppConfig, 'remoteUrls' | 'dingtalk'>;
@@ -31,15 +34,28 @@ function unique(values: (string | null)[]): string[] {
   return [...new Set(values.filter((v): v is string => v !== null))];
 }
 
-/** The Content-Security-Policy of the pages, from the runtime configuration. */
-export function pageContentSecurityPolicy(config: PolicyConfig): string {
+/** The `'sha256-…'` sources of the inline scripts of a page (those without `src`). */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc\s*=/i.test(m[1]) || !m[2]) continue;
+    hashes.push(`'sha256-${crypto.createHash('sha256').update(m[2], 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
+
+/**
+ * The Content-Security-Policy of the pages, from the runtime configuration; `scriptHashes`
+ * allow the shell's own inline scripts (index.html's sign-in form before any script).
+ */
+export function pageContentSecurityPolicy(config: PolicyConfig, scriptHashes: string[] = []): string {
   const remotes = unique(Object.values(config.remoteUrls).map((u) => originOf(u ?? '')));
   const qr = config.dingtalk?.loginMode === 'qr' ? config.dingtalk : null;
   const dingtalkScript = qr ? unique([originOf(qr.qrSdkUrl)]) : [];
   const dingtalkFrame = qr ? unique([originOf(qr.loginBase), originOf(qr.qrSdkUrl)]) : [];
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
-    ['script-src', ["'self'", "'wasm-unsafe-eval'", ...remotes, ...dingtalkScript]],
+    ['script-src', ["'self'", "'wasm-unsafe-eval'", ...scriptHashes, ...remotes, ...dingtalkScript]],
     ['style-src', ["'self'", "'unsafe-inline'", ...remotes]],
     ['img-src', ["'self'", 'data:', 'blob:', ...remotes]],
     ['font-src', ["'self'", 'data:', ...remotes]],

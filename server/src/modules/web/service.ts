@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REMOTE_NAMES, type AppConfig, type RemoteName } from '../../config';
 import type { SettingsService } from '../settings/service';
 import type { RuntimeConfig } from './schemas';
-import { pageContentSecurityPolicy } from './security';
+import { inlineScriptHashes, pageContentSecurityPolicy } from './security';
 
 /** The most files a workflow may carry (client configuration). */
 export const WORKFLOW_FILE_NUMBER = 20;
@@ -65,15 +65,35 @@ export async function pathKind(file: string): Promise<'file' | 'dir' | 'missing'
 
 export class WebService {
   readonly shellDist: string;
-  /** the Content-Security-Policy of the HTML pages (remote origins and DingTalk from the configuration) */
-  readonly pagePolicy: string;
+  /** the policy for the shell's index.html as it was when last read (its modification time and size) */
+  private policy: { stamp: string; text: string };
 
   constructor(
     private readonly config: Pick<AppConfig, 'webRoot' | 'mode' | 'remoteUrls' | 'dingtalk'>,
     private readonly settings: SettingsService,
   ) {
     this.shellDist = path.join(config.webRoot, 'shell', 'dist');
-    this.pagePolicy = pageContentSecurityPolicy(config);
+    this.policy = { stamp: '', text: pageContentSecurityPolicy(config) };
+  }
+
+  /**
+   * The Content-Security-Policy of the HTML pages: remote origins and DingTalk from the
+   * configuration, and the hashes of the inline scripts of the shell's index.html, read again
+   * when a build has changed that file.
+   */
+  async pagePolicy(): Promise<string> {
+    const index = path.join(this.shellDist, 'index.html');
+    let stamp = '';
+    try {
+      const st = await fs.stat(index);
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      /* no shell build: no inline script to allow */
+    }
+    if (stamp === this.policy.stamp) return this.policy.text;
+    const html = stamp ? await fs.readFile(index, 'utf8').catch(() => '') : '';
+    this.policy = { stamp, text: pageContentSecurityPolicy(this.config, inlineScriptHashes(html)) };
+    return this.policy.text;
   }
 
   remoteDist(name: RemoteName): string {

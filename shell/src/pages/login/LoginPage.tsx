@@ -1,6 +1,6 @@
 // The sign-in page of 云文档: plain React and CSS, no antd and no router (it must load fast:
 // StandaloneLogin renders it before the app, App's /login route within it).
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import {
   api,
   homePathOf,
@@ -16,6 +16,7 @@ import { enterSession } from '../../startup/startup';
 import { Brand } from '../public/Brand';
 import { browserExit } from './browserExit';
 import { dingtalkReturn, dingtalkSignInUrl } from './dingtalk';
+import { takeEarlyForm } from './earlyForm';
 import { useLoginNavigation } from './loginNavigation';
 import { errorText, stepOf } from './stepSubmit';
 import '../public/public.css';
@@ -29,10 +30,14 @@ export default function LoginPage() {
   const { navigate, params } = useLoginNavigation();
   const runtime = useRuntimeConfig();
   const branding = useBranding();
-  const [userName, setUserName] = useState('');
-  const [password, setPassword] = useState('');
+  // index.html's form, shown before the script arrived, is taken over with what it holds
+  const [early] = useState(takeEarlyForm);
+  const [userName, setUserName] = useState(early?.userName ?? '');
+  const [password, setPassword] = useState(early?.password ?? '');
   const [error, setError] = useState('');
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(early?.pending === 'submit');
+  const userRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
   /** a second step in progress (password reset, TOTP binding, TOTP code) */
   const [step, setStep] = useState<LoginResult | null>(null);
   const mounted = useRef(true);
@@ -77,11 +82,17 @@ export default function LoginPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dingtalk]);
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (loading) return;
-    if (!userName.trim()) return setError('请输入用户名');
-    if (!password) return setError('请输入密码');
+    if (!loading) void signIn();
+  }
+
+  async function signIn() {
+    const missing = !userName.trim() ? '请输入用户名' : !password ? '请输入密码' : '';
+    if (missing) {
+      setLoading(false);
+      return setError(missing);
+    }
     setError('');
     setLoading(true);
     try {
@@ -124,6 +135,29 @@ export default function LoginPage() {
     navigate(target, { replace: true });
   }
 
+  function openDingtalk() {
+    if (!dingtalk) return;
+    if (dingtalk.mode === 'qr') setQrOpen(true);
+    else browserExit.leaveFor(dingtalkSignInUrl(dingtalk, params.get('authorize')));
+  }
+
+  // the cursor back where it was in index.html's form, before the first paint
+  useLayoutEffect(() => {
+    const focus = early?.pending ? null : early?.focus;
+    if (!focus) return;
+    const field = focus.field === 'userName' ? userRef.current : passwordRef.current;
+    field?.focus();
+    field?.setSelectionRange(focus.start, focus.end);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // a press of 登录 or 钉钉登录 made there before the script arrived is carried out now
+  useEffect(() => {
+    if (early?.pending === 'submit') void signIn();
+    else if (early?.pending === 'dingtalk') openDingtalk();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const backToForm = (message?: string) => {
     setStep(null);
     setError(message ?? '');
@@ -155,7 +189,8 @@ export default function LoginPage() {
               placeholder="请输入用户名"
               value={userName}
               disabled={loading}
-              autoFocus
+              autoFocus={!early}
+              ref={userRef}
               onChange={(e) => setUserName(e.target.value)}
             />
           </div>
@@ -170,6 +205,7 @@ export default function LoginPage() {
               placeholder="请输入密码"
               value={password}
               disabled={loading}
+              ref={passwordRef}
               onChange={(e) => setPassword(e.target.value)}
             />
           </div>
@@ -210,9 +246,7 @@ export default function LoginPage() {
             type="button"
             className="yw-button yw-button--ghost yw-button--dingtalk"
             disabled={loading}
-            onClick={() =>
-              dingtalk.mode === 'qr' ? setQrOpen(true) : browserExit.leaveFor(dingtalkSignInUrl(dingtalk, params.get('authorize')))
-            }
+            onClick={openDingtalk}
           >
             钉钉登录
           </button>
