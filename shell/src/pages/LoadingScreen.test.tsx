@@ -50,7 +50,7 @@ describe('LoadingScreen', () => {
 // index.html's copy of the screen, shown from the first paint before any script has run
 function staticScreen(): HTMLElement {
   const html = fs.readFileSync(path.join(__dirname, '../../public/index.html'), 'utf8');
-  const markup = /<div id="root">([\s\S]*)<\/div><\/body>/.exec(html)?.[1];
+  const markup = new DOMParser().parseFromString(html, 'text/html').getElementById('root')?.innerHTML;
   if (!markup) throw new Error('index.html has no loading screen in #root');
   const container = document.createElement('div');
   container.innerHTML = markup;
