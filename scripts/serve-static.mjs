@@ -143,7 +143,9 @@ async function apiPageHeaders(proxy) {
 
 /**
  * The API's policy, allowing also the inline scripts of the page served here (the shell's
- * sign-in form before any script) by their hashes, should the API's own build differ.
+ * sign-in form before any script) by their hashes, should the API's own build differ. The
+ * hashes are made as the server's inlineScriptHashes (server/src/modules/web/security.ts)
+ * makes them; this script stays free of the server's code, which the web image lacks.
  */
 function allowingInlineScripts(policy, html) {
   const hashes = [];

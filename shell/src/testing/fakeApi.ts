@@ -1,7 +1,11 @@
 // A fake 云文档 API behind the real HTTP client (no router: the sign-in page's own tests use it
 // too), and the data the shell's tests start from.
 import type { AxiosResponse, InternalAxiosRequestConfig } from 'axios';
-import { setHttpAdapter, type FeaturePolicy, type HomeInfo, type RuntimeConfig } from '@app/shared';
+import {
+  appStore, resetAppState, resetHttpState, resetSessionState, runtimeConfigAtom, setHttpAdapter, type FeaturePolicy, type HomeInfo,
+  type RuntimeConfig,
+} from '@app/shared';
+import { resetBrandingForTests } from '../branding/branding';
 
 export const fullConfig: RuntimeConfig = {
   mode: 'full',
@@ -31,6 +35,25 @@ export const homeOf = (overrides: Partial<Record<'file' | 'workflow' | 'swapSpac
   const first = menus.find((m) => m.isShow);
   return { baseHome: first?.path ?? '/404', roles: { personalSpace: true, publicSpace: true }, menus };
 };
+
+/** What POST /api/login answers for 张三, signed in at once (no second step). */
+export const signedInResult = {
+  userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '', token: 'new-token', jwtId: 'j',
+  isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
+  isFlowAdmin: false, showGuide: false, passwordReset: false, totpBind: false, totpCode: false,
+};
+
+/** The sign-in page's tests start from nothing: state, session, HTTP client, branding and storage; the full configuration, at /login. */
+export function resetSignInPage(): void {
+  resetAppState();
+  resetSessionState();
+  resetHttpState();
+  resetBrandingForTests();
+  localStorage.clear();
+  sessionStorage.clear();
+  appStore.set(runtimeConfigAtom, fullConfig);
+  window.history.replaceState(null, '', '/login');
+}
 
 export type Handler = (config: InternalAxiosRequestConfig) => { status?: number; data: unknown } | undefined;
 

@@ -21,7 +21,7 @@ import {
 } from '@app/shared';
 import { ShellRoutes } from '../App';
 import { allOn, fullConfig, homeOf } from './fakeApi';
-export { allOn, fakeApi, fullConfig, homeOf, type FakeApi, type Handler } from './fakeApi';
+export { allOn, fakeApi, fullConfig, homeOf, signedInResult, type FakeApi, type Handler } from './fakeApi';
 import { resetBrandingForTests } from '../branding/branding';
 import { resetRegisteredRemotes, resetRemoteMetaCache } from '../federation/remotes';
 import { resetLoadedMetas } from '../layout/MainLayout';

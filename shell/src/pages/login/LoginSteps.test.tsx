@@ -2,7 +2,7 @@ import { cleanup, configure, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { appStore, tokenAtom } from '@app/shared';
 import { fakeModules } from '../../testing/fakeRemotes';
-import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell } from '../../testing/shellHarness';
+import { allOn, fakeApi, fullConfig, homeOf, renderShell, resetShell, signedInResult } from '../../testing/shellHarness';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { browserExit } from './browserExit';
 import { resetDingtalkSdkForTests } from './DingtalkQrPanel';
@@ -20,11 +20,7 @@ const location = () => screen.getByTestId('location').textContent;
 const envelope = (result: unknown) => ({ data: { code: 200, message: null, result } });
 const refusal = (message: string) => ({ status: 400, data: { code: 40001, result: null, message } });
 
-const session = {
-  userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '', token: 'new-token', jwtId: 'j',
-  isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
-  isFlowAdmin: false, showGuide: false, passwordReset: false, totpBind: false, totpCode: false,
-};
+const session = signedInResult;
 const stepOf = (flag: 'passwordReset' | 'totpBind' | 'totpCode', extra: Record<string, unknown> = {}) => ({
   userName: 'zhangsan', nickName: '张三', passwordReset: false, totpBind: false, totpCode: false, [flag]: true, actionToken: `act-${flag}`, ...extra,
 });

@@ -3,9 +3,8 @@
 // on: signed in, a link followed, or a session begun in another tab.
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { appStore, navigateTo, resetAppState, resetHttpState, resetSessionState, runtimeConfigAtom, tokenAtom } from '@app/shared';
-import { fakeApi, fullConfig, homeOf } from '../../testing/fakeApi';
-import { resetBrandingForTests } from '../../branding/branding';
+import { appStore, navigateTo, tokenAtom } from '@app/shared';
+import { fakeApi, homeOf, resetSignInPage, signedInResult } from '../../testing/fakeApi';
 import { standaloneLogin } from './StandaloneLogin';
 
 jest.mock('react-router-dom', () => {
@@ -16,21 +15,9 @@ jest.mock('react-router', () => {
 });
 jest.mock('@module-federation/enhanced/runtime', () => ({ registerRemotes: jest.fn(), loadRemote: jest.fn() }));
 
-const session = {
-  userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '', token: 'new-token', jwtId: 'j',
-  isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
-  isFlowAdmin: false, showGuide: false, passwordReset: false, totpBind: false, totpCode: false,
-};
+const session = signedInResult;
 
-beforeEach(() => {
-  resetAppState();
-  resetSessionState();
-  resetHttpState();
-  resetBrandingForTests();
-  localStorage.clear();
-  appStore.set(runtimeConfigAtom, fullConfig);
-  window.history.replaceState(null, '', '/login');
-});
+beforeEach(resetSignInPage);
 afterEach(cleanup);
 
 function start() {

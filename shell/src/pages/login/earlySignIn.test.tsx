@@ -6,11 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  appStore, localStore, resetAppState, resetHttpState, resetSessionState, runtimeConfigAtom, StorageKey, tokenAtom, type RuntimeConfig,
-} from '@app/shared';
-import { resetBrandingForTests } from '../../branding/branding';
-import { fakeApi, fullConfig, homeOf } from '../../testing/fakeApi';
+import { appStore, localStore, runtimeConfigAtom, StorageKey, tokenAtom, type RuntimeConfig } from '@app/shared';
+import { fakeApi, fullConfig, homeOf, resetSignInPage, signedInResult } from '../../testing/fakeApi';
 import { browserExit } from './browserExit';
 import { earlyFormShown } from './earlyForm';
 import { standaloneLogin } from './StandaloneLogin';
@@ -22,11 +19,7 @@ const INDEX_HTML = fs.readFileSync(path.join(SHELL, 'public', 'index.html'), 'ut
 const SCRIPT = fs.readFileSync(path.join(__dirname, 'earlySignIn.inline.js'), 'utf8');
 const DINGTALK: RuntimeConfig['dingtalk'] = { appId: 'ding-app', authorizeUrl: 'https://login.dingtalk.com/oauth2/auth', mode: 'redirect' };
 
-const session = {
-  userId: '1', userName: 'zhangsan', nickName: '张三', avatar: '', deptName: '', token: 'new-token', jwtId: 'j',
-  isTagAdmin: false, isDocAdmin: false, isLdapUser: false, allowBackendLogin: false, allowRepositoryLogin: false,
-  isFlowAdmin: false, showGuide: false, passwordReset: false, totpBind: false, totpCode: false,
-};
+const session = signedInResult;
 
 /** index.html's body as the browser parses it, then its inline script run, at `url`. */
 function loadIndexAt(url: string): HTMLElement {
@@ -69,14 +62,8 @@ async function reactMarkup(config: RuntimeConfig): Promise<string> {
 }
 
 beforeEach(() => {
-  resetAppState();
-  resetSessionState();
-  resetHttpState();
-  resetBrandingForTests();
-  localStorage.clear();
-  sessionStorage.clear();
+  resetSignInPage();
   delete window.__ywEarlySignIn;
-  appStore.set(runtimeConfigAtom, fullConfig);
 });
 afterEach(() => {
   cleanup();
