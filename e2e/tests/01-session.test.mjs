@@ -41,6 +41,9 @@ describe('session', () => {
 
       // the product name and the main menu are there
       await page.getByText(TEXT.productName).first().waitFor();
+      // the layout fills the window edge to edge: no browser margin, nothing to scroll
+      const fit = await page.evaluate(() => ({ margin: getComputedStyle(document.body).margin, scrolls: document.documentElement.scrollHeight > innerHeight }));
+      assert.deepEqual(fit, { margin: '0px', scrolls: false });
 
       // the fixed home tab is the landing page itself; a bare section path opens no tab
       await page.goto(`${server.url}/swapSpace`);
@@ -97,11 +100,12 @@ describe('session', () => {
         focused: document.activeElement?.id,
         loading: document.querySelectorAll('[role="progressbar"]').length,
         footer: document.querySelector('.yw-footer').textContent,
+        scrolls: document.documentElement.scrollHeight > innerHeight,
         scripted: window.__ywEarlySignIn?.taken,
       }));
       assert.deepEqual(
         early,
-        { card: '400px', input: '40px', focused: 'login-user', loading: 0, footer: `© ${new Date().getFullYear()} 云文档`, scripted: false },
+        { card: '400px', input: '40px', focused: 'login-user', loading: 0, footer: `© ${new Date().getFullYear()} 云文档`, scrolls: false, scripted: false },
         'the form is styled by index.html alone, the cursor in 用户名',
       );
       await page.keyboard.type('zhang');
