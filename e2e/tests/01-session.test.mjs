@@ -171,16 +171,22 @@ describe('session', () => {
     }, { server });
   });
 
-  test('signed in, / and /login show no sign-in form before the app', T, async (t) => {
+  test('signed in, /login shows the loading screen before any script runs, styled by index.html alone, and no sign-in form', T, async (t) => {
     await withBrowser(t, async ({ page }) => {
       await signInThroughPage(page, server, server.adminUser, server.adminPassword);
       await waitForPath(page, '/file/personal');
       const release = await holdScripts(page);
       await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
       await page.getByText('加载中', { exact: true }).waitFor();
-      assert.equal(await page.locator('input').count(), 0, 'the loading screen, not a form');
+      const screen = await page.evaluate(() => ({
+        width: getComputedStyle(document.querySelector('.yw-loading')).width,
+        bar: document.querySelector('[role="progressbar"]').getAttribute('aria-valuenow'),
+        inputs: document.querySelectorAll('input').length,
+      }));
+      assert.deepEqual(screen, { width: '320px', bar: '0', inputs: 0 }, 'the loading screen is styled by index.html alone, not a form');
       release();
       await waitForPath(page, '/file/personal');
+      assert.equal(await page.getByText('加载中', { exact: true }).count(), 0, 'the app replaced the loading screen');
     }, { server });
   });
 
