@@ -142,17 +142,27 @@ async function apiPageHeaders(proxy) {
 }
 
 /**
- * The API's policy, allowing also the inline scripts of the page served here (the shell's
- * sign-in form before any script) by their hashes, should the API's own build differ. The
- * hashes are made as the server's inlineScriptHashes (server/src/modules/web/security.ts)
- * makes them; this script stays free of the server's code, which the web image lacks.
+ * The hashes of a page's inline scripts (the shell's sign-in form before any script), made as the
+ * server's inlineScriptHashes (server/src/modules/web/security.ts) makes them: this script stays
+ * free of the server's code, which the web image lacks. Read again only when the file changes
+ * (its modification time and size).
  */
-function allowingInlineScripts(policy, html) {
+const inlineHashCache = new Map();
+async function inlineScriptHashes(file, st) {
+  const stamp = `${st.mtimeMs}:${st.size}`;
+  const cached = inlineHashCache.get(file);
+  if (cached?.stamp === stamp) return cached.hashes;
   const hashes = [];
-  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+  for (const m of (await fs.promises.readFile(file, 'utf8')).matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     if (/\bsrc\s*=/i.test(m[1]) || !m[2]) continue;
     hashes.push(`'sha256-${crypto.createHash('sha256').update(m[2], 'utf8').digest('base64')}'`);
   }
+  inlineHashCache.set(file, { stamp, hashes });
+  return hashes;
+}
+
+/** The API's policy, allowing also these hashes in script-src, should the API's own build differ. */
+function allowingInlineScripts(policy, hashes) {
   return policy
     .split(';')
     .map((directive) => {
@@ -163,10 +173,11 @@ function allowingInlineScripts(policy, html) {
     .join('; ');
 }
 
-async function pageHeaders(proxy, urlPath, file) {
+/** The headers of an HTML page (`file`, whose stat is `st`) at `urlPath`. */
+async function pageHeaders(proxy, urlPath, file, st) {
   const fromApi = { ...(await apiPageHeaders(proxy)) };
   const policy = fromApi['content-security-policy'];
-  if (policy) fromApi['content-security-policy'] = allowingInlineScripts(policy, await fs.promises.readFile(file, 'utf8'));
+  if (policy) fromApi['content-security-policy'] = allowingInlineScripts(policy, await inlineScriptHashes(file, st));
   return {
     'x-frame-options': 'DENY',
     // a share page's address carries its key: no Referer at all
@@ -286,7 +297,7 @@ export function createStaticServer({ dir, proxy, log = true }) {
       const isPage = ['.html', '.htm'].includes(path.extname(file).toLowerCase());
       const headers = {
         ...baseHeaders(),
-        ...(isPage ? await pageHeaders(proxy, url.pathname, file) : {}),
+        ...(isPage ? await pageHeaders(proxy, url.pathname, file, found.st) : {}),
         'Content-Type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream',
         'Cache-Control': cacheControl(file),
         'Last-Modified': st.mtime.toUTCString(),
